@@ -1,0 +1,187 @@
+//! Bitscan and popcount paths, and the run-time choice between them.
+//!
+//! Each path is a zero-sized type implementing [`Bits`]. The engine picks one path
+//! at start-up ([`BitPath::detect`], or a flag) and runs code monomorphised for it
+//! through [`with_bits!`](crate::with_bits), so a hot loop never makes an indirect
+//! call per bitscan. `asm!` blocks inline whatever the compile-time target features,
+//! which is what lets a generic build use `tzcnt` or `popcnt` on a CPU that has them.
+
+mod cpu;
+mod paths;
+
+pub use cpu::Cpu;
+pub use paths::{Asm, Bmi, Extern, ExternBmi, Portable, Table};
+
+use std::fmt;
+use std::str::FromStr;
+
+/// Bitscan and popcount: one implementation per path.
+pub trait Bits: Copy + Default + Send + Sync + fmt::Debug + 'static {
+    /// The path this type implements.
+    const PATH: BitPath;
+
+    /// Index of the least significant set bit. `b` must be non-zero; the result
+    /// for zero is unspecified (but never undefined behaviour).
+    fn lsb(b: u64) -> u32;
+
+    /// Index of the most significant set bit. `b` must be non-zero; the result for
+    /// zero is unspecified (but never undefined behaviour).
+    fn msb(b: u64) -> u32;
+
+    /// Number of set bits.
+    fn popcount(b: u64) -> u32;
+
+    /// Remove the least significant set bit of `*b` and return its index.
+    #[inline(always)]
+    fn pop_lsb(b: &mut u64) -> u32 {
+        let sq = Self::lsb(*b);
+        *b &= b.wrapping_sub(1);
+        sq
+    }
+}
+
+/// The bitscan and popcount paths brokkr carries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BitPath {
+    /// Inline-asm `bsf`/`bsr` and Kernighan's popcount loop, as in Gk.
+    Asm,
+    /// Inline-asm BMI1 `tzcnt`, LZCNT `lzcnt` and `popcnt`.
+    Bmi,
+    /// Gk's 16-bit `FIRST_ONE`/`LAST_ONE` tables and a 16-bit popcount table.
+    Table,
+    /// Plain Rust (`trailing_zeros`, `leading_zeros`, `count_ones`) for the compile
+    /// target's baseline: correct anywhere.
+    Portable,
+    /// `bsf`/`bsr`/Kernighan assembled from `asm/` as out-of-line functions.
+    Extern,
+    /// `tzcnt`/`lzcnt`/`popcnt` assembled from `asm/` as out-of-line functions.
+    ExternBmi,
+}
+
+impl BitPath {
+    /// Every path, in display order.
+    pub const ALL: [BitPath; 6] = [
+        BitPath::Asm,
+        BitPath::Bmi,
+        BitPath::Table,
+        BitPath::Portable,
+        BitPath::Extern,
+        BitPath::ExternBmi,
+    ];
+
+    /// The name used on the command line and in engine options.
+    pub const fn name(self) -> &'static str {
+        match self {
+            BitPath::Asm => "asm",
+            BitPath::Bmi => "bmi",
+            BitPath::Table => "table",
+            BitPath::Portable => "portable",
+            BitPath::Extern => "extern",
+            BitPath::ExternBmi => "extern-bmi",
+        }
+    }
+
+    /// Whether this CPU and build can run the path.
+    pub fn available(self, cpu: &Cpu) -> bool {
+        let x86 = cfg!(target_arch = "x86_64");
+        let extern_asm = cfg!(brokkr_extern_asm);
+        let bmi = cpu.bmi1 && cpu.lzcnt && cpu.popcnt;
+        match self {
+            BitPath::Table | BitPath::Portable => true,
+            BitPath::Asm => x86,
+            BitPath::Bmi => x86 && bmi,
+            BitPath::Extern => extern_asm,
+            BitPath::ExternBmi => extern_asm && bmi,
+        }
+    }
+
+    /// The path brokkr uses on `cpu` when nothing overrides it, and why.
+    pub fn default_for(cpu: &Cpu) -> (BitPath, &'static str) {
+        if BitPath::Bmi.available(cpu) {
+            (
+                BitPath::Bmi,
+                "the CPU has BMI1, LZCNT and POPCNT: one instruction each, no loop",
+            )
+        } else if BitPath::Asm.available(cpu) {
+            (
+                BitPath::Asm,
+                "x86-64 without BMI1/LZCNT/POPCNT: bsf/bsr are the fastest scans",
+            )
+        } else {
+            (
+                BitPath::Portable,
+                "not x86-64: the compiler's own intrinsics",
+            )
+        }
+    }
+
+    /// The default path for the CPU this process runs on.
+    pub fn detect() -> BitPath {
+        BitPath::default_for(&Cpu::detect()).0
+    }
+}
+
+impl fmt::Display for BitPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for BitPath {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<BitPath, String> {
+        BitPath::ALL
+            .into_iter()
+            .find(|p| p.name() == s)
+            .ok_or_else(|| {
+                let names: Vec<_> = BitPath::ALL.iter().map(|p| p.name()).collect();
+                format!(
+                    "unknown bit path '{s}' (expected one of: {})",
+                    names.join(", ")
+                )
+            })
+    }
+}
+
+/// Run `$body` with the type alias `$B` bound to the [`Bits`] type of `$path`.
+///
+/// This is the one place where the run-time choice becomes a type: everything
+/// inside `$body` is monomorphised for that path.
+///
+/// ```
+/// use brokkr::bits::{BitPath, Bits};
+/// let n = brokkr::with_bits!(BitPath::Portable, B => B::popcount(0xF0));
+/// assert_eq!(n, 4);
+/// ```
+#[macro_export]
+macro_rules! with_bits {
+    ($path:expr, $B:ident => $body:expr) => {
+        match $path {
+            $crate::bits::BitPath::Asm => {
+                type $B = $crate::bits::Asm;
+                $body
+            }
+            $crate::bits::BitPath::Bmi => {
+                type $B = $crate::bits::Bmi;
+                $body
+            }
+            $crate::bits::BitPath::Table => {
+                type $B = $crate::bits::Table;
+                $body
+            }
+            $crate::bits::BitPath::Portable => {
+                type $B = $crate::bits::Portable;
+                $body
+            }
+            $crate::bits::BitPath::Extern => {
+                type $B = $crate::bits::Extern;
+                $body
+            }
+            $crate::bits::BitPath::ExternBmi => {
+                type $B = $crate::bits::ExternBmi;
+                $body
+            }
+        }
+    };
+}

@@ -1,0 +1,43 @@
+//! The command line: `brokkr [COMMAND] [OPTIONS]`.
+//!
+//! Every command parses its own options and reports bad input as a clear message on
+//! stderr with a non-zero exit code; nothing here panics on user input.
+
+mod args;
+mod tables;
+
+pub use args::Args;
+
+const USAGE: &str = "\
+usage: brokkr [COMMAND] [OPTIONS]
+
+commands:
+  (none)              run the engine (UCI or xboard, chosen by the GUI's first command)
+  perft DEPTH         count leaf nodes (see `brokkr perft --help`)
+  paths               measure every bitscan path and slider backend on this CPU
+  tables              list or export the generated tables (see `brokkr tables --help`)
+  help                show this message";
+
+/// Run the command line `args` (without the program name); returns the exit code.
+pub fn run(args: &[String]) -> i32 {
+    let Some(cmd) = args.first() else {
+        eprintln!("{USAGE}");
+        return 0;
+    };
+    let rest = &args[1..];
+    let result = match cmd.as_str() {
+        "tables" => tables::run(rest),
+        "help" | "--help" | "-h" => {
+            println!("{USAGE}");
+            Ok(())
+        }
+        other => Err(format!("unknown command '{other}'\n{USAGE}")),
+    };
+    match result {
+        Ok(()) => 0,
+        Err(msg) => {
+            eprintln!("brokkr: {msg}");
+            2
+        }
+    }
+}
