@@ -13,6 +13,7 @@ pub mod leapers;
 pub mod magic;
 pub mod masks;
 pub mod olithink;
+pub mod pseudo;
 pub mod rotated;
 pub mod table;
 pub mod zobrist;
@@ -27,6 +28,7 @@ pub fn all_tables() -> Vec<Table> {
     all.extend(olithink::tables());
     all.extend(magic::tables());
     all.extend(leapers::tables());
+    all.extend(pseudo::tables());
     all.extend(masks::tables());
     all.extend(zobrist::tables());
     all

@@ -4,6 +4,9 @@
 #[path = "../codegen/mod.rs"]
 pub mod codegen;
 
+pub mod attacks;
 pub mod bits;
+pub mod board;
 pub mod cli;
 pub mod tables;
+pub mod types;

@@ -1,0 +1,27 @@
+//! Empty-board slider attacks: the lines a rook or bishop reaches when nothing
+//! blocks. Move generation finds pinners and checkers' candidates with them.
+
+use super::geometry::*;
+use super::table::{Elem, Table};
+
+pub fn tables() -> Vec<Table> {
+    const ORIGIN: &str = "common to all bitboard engines";
+    vec![
+        Table::new(
+            "ROOK_PSEUDO_ATTACKS",
+            Elem::U64,
+            &[64],
+            ORIGIN,
+            "Rook attacks from `sq` on an empty board: its rank and file without `sq`.",
+            (0..64).map(|s| rook_attacks(s, 0)).collect(),
+        ),
+        Table::new(
+            "BISHOP_PSEUDO_ATTACKS",
+            Elem::U64,
+            &[64],
+            ORIGIN,
+            "Bishop attacks from `sq` on an empty board: its two diagonals without `sq`.",
+            (0..64).map(|s| bishop_attacks(s, 0)).collect(),
+        ),
+    ]
+}

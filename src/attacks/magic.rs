@@ -1,0 +1,76 @@
+//! Fancy magic bitboards: `offset + ((occ & mask) * magic >> shift)` indexes a
+//! per-square block of attack sets. The magics are found by `codegen/magic.rs`.
+
+use super::{Slider, SliderKind};
+use crate::tables::*;
+
+/// Fancy magic bitboards.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Magic;
+
+#[inline(always)]
+fn index(
+    sq: usize,
+    occ: u64,
+    mask: &[u64; 64],
+    magic: &[u64; 64],
+    shift: &[u8; 64],
+    offset: &[u32; 64],
+) -> usize {
+    debug_assert!(sq < 64);
+    // SAFETY: sq < 64 is the caller's contract (every square comes from a bitscan of
+    // a non-empty bitboard or from a Square).
+    unsafe {
+        let m = *mask.get_unchecked(sq);
+        let k = *magic.get_unchecked(sq);
+        let s = *shift.get_unchecked(sq);
+        *offset.get_unchecked(sq) as usize + ((occ & m).wrapping_mul(k) >> s) as usize
+    }
+}
+
+#[inline(always)]
+pub(crate) fn rook_attacks(sq: usize, occ: u64) -> u64 {
+    let i = index(sq, occ, &ROOK_MASK, &ROOK_MAGIC, &ROOK_SHIFT, &ROOK_OFFSET);
+    // SAFETY: the hash of a subset of the mask is below 1 << popcount(mask), and the
+    // generator laid the blocks out back to back, so i < ROOK_MAGIC_ATTACKS.len().
+    unsafe { *ROOK_MAGIC_ATTACKS.get_unchecked(i) }
+}
+
+#[inline(always)]
+pub(crate) fn bishop_attacks(sq: usize, occ: u64) -> u64 {
+    let i = index(
+        sq,
+        occ,
+        &BISHOP_MASK,
+        &BISHOP_MAGIC,
+        &BISHOP_SHIFT,
+        &BISHOP_OFFSET,
+    );
+    // SAFETY: as for rooks.
+    unsafe { *BISHOP_MAGIC_ATTACKS.get_unchecked(i) }
+}
+
+impl Slider for Magic {
+    const KIND: SliderKind = SliderKind::Magic;
+    type State = ();
+
+    #[inline(always)]
+    fn rook(_: &(), sq: usize, occ: u64) -> u64 {
+        rook_attacks(sq, occ)
+    }
+
+    #[inline(always)]
+    fn bishop(_: &(), sq: usize, occ: u64) -> u64 {
+        bishop_attacks(sq, occ)
+    }
+
+    #[inline(always)]
+    fn rook_any(sq: usize, occ: u64) -> u64 {
+        rook_attacks(sq, occ)
+    }
+
+    #[inline(always)]
+    fn bishop_any(sq: usize, occ: u64) -> u64 {
+        bishop_attacks(sq, occ)
+    }
+}

@@ -1,0 +1,139 @@
+//! Slider-attack backends.
+//!
+//! Every backend answers "which squares does a rook (bishop) on `sq` attack" and is
+//! a zero-sized type implementing [`Slider`]. A backend that needs incremental state
+//! (Gk's rotated line occupancies) declares it as [`Slider::State`]; the board keeps
+//! that state and tells the backend about every square that changes occupancy.
+//! Backends without state use `()`, which costs nothing.
+
+mod magic;
+mod pext;
+
+pub use magic::Magic;
+pub use pext::Pext;
+
+use crate::bits::Cpu;
+use std::fmt;
+use std::str::FromStr;
+
+/// A slider-attack backend.
+pub trait Slider: Copy + Default + Send + Sync + fmt::Debug + 'static {
+    /// The backend this type implements.
+    const KIND: SliderKind;
+
+    /// Incremental state kept by the board, if the backend needs any.
+    type State: Copy + Default + fmt::Debug + PartialEq + Eq + Send + Sync;
+
+    /// The state for a board whose occupancy is `occ`.
+    #[inline(always)]
+    fn state_from(occ: u64) -> Self::State {
+        let _ = occ;
+        Self::State::default()
+    }
+
+    /// Square `sq` changed from empty to occupied or back.
+    #[inline(always)]
+    fn toggle(state: &mut Self::State, sq: usize) {
+        let _ = (state, sq);
+    }
+
+    /// Rook attacks from `sq` (< 64) when the board's occupancy is `occ`, which is
+    /// the occupancy `state` describes.
+    fn rook(state: &Self::State, sq: usize, occ: u64) -> u64;
+
+    /// Bishop attacks from `sq` (< 64) when the board's occupancy is `occ`.
+    fn bishop(state: &Self::State, sq: usize, occ: u64) -> u64;
+
+    /// Rook attacks from `sq` (< 64) for any occupancy.
+    fn rook_any(sq: usize, occ: u64) -> u64;
+
+    /// Bishop attacks from `sq` (< 64) for any occupancy.
+    fn bishop_any(sq: usize, occ: u64) -> u64;
+}
+
+/// The slider backends brokkr carries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SliderKind {
+    /// Fancy magic bitboards.
+    Magic,
+    /// BMI2 `pext` indexing.
+    Pext,
+}
+
+impl SliderKind {
+    /// Every backend, in display order.
+    pub const ALL: [SliderKind; 2] = [SliderKind::Magic, SliderKind::Pext];
+
+    /// The name used on the command line and in engine options.
+    pub const fn name(self) -> &'static str {
+        match self {
+            SliderKind::Magic => "magic",
+            SliderKind::Pext => "pext",
+        }
+    }
+
+    /// Whether this CPU can run the backend.
+    pub fn available(self, cpu: &Cpu) -> bool {
+        match self {
+            SliderKind::Pext => cfg!(target_arch = "x86_64") && cpu.bmi2,
+            _ => true,
+        }
+    }
+
+    /// The backend brokkr uses on `cpu` when nothing overrides it, and why.
+    pub fn default_for(cpu: &Cpu) -> (SliderKind, &'static str) {
+        if SliderKind::Pext.available(cpu) && cpu.fast_pext() {
+            (
+                SliderKind::Pext,
+                "the CPU has fast BMI2 pext: one instruction replaces the magic multiply",
+            )
+        } else if cpu.bmi2 {
+            (
+                SliderKind::Magic,
+                "pext is microcoded (slow) on this CPU: magic multiply",
+            )
+        } else {
+            (SliderKind::Magic, "no BMI2: magic multiply")
+        }
+    }
+}
+
+impl fmt::Display for SliderKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for SliderKind {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<SliderKind, String> {
+        SliderKind::ALL
+            .into_iter()
+            .find(|k| k.name() == s)
+            .ok_or_else(|| {
+                let names: Vec<_> = SliderKind::ALL.iter().map(|k| k.name()).collect();
+                format!(
+                    "unknown slider backend '{s}' (expected one of: {})",
+                    names.join(", ")
+                )
+            })
+    }
+}
+
+/// Run `$body` with the type alias `$S` bound to the [`Slider`] type of `$kind`.
+#[macro_export]
+macro_rules! with_slider {
+    ($kind:expr, $S:ident => $body:expr) => {
+        match $kind {
+            $crate::attacks::SliderKind::Magic => {
+                type $S = $crate::attacks::Magic;
+                $body
+            }
+            $crate::attacks::SliderKind::Pext => {
+                type $S = $crate::attacks::Pext;
+                $body
+            }
+        }
+    };
+}

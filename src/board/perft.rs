@@ -1,0 +1,101 @@
+//! Perft: count the leaf nodes of the legal move tree, with bulk counting at the
+//! last ply (the moves there are counted with popcounts, never listed or made).
+
+use super::Board;
+use crate::attacks::Slider;
+use crate::bits::Bits;
+use crate::types::Move;
+
+/// The number of leaf nodes `depth` plies below `b`.
+pub fn perft<B: Bits, S: Slider>(b: &Board<S>, depth: u32) -> u64 {
+    match depth {
+        0 => 1,
+        1 => b.count_moves::<B>(),
+        _ => {
+            let moves = b.legal_moves::<B>();
+            let mut nodes = 0;
+            for m in moves.iter() {
+                nodes += perft::<B, S>(&b.with_move(m), depth - 1);
+            }
+            nodes
+        }
+    }
+}
+
+/// Perft split by root move: each legal move with its leaf count.
+pub fn divide<B: Bits, S: Slider>(b: &Board<S>, depth: u32) -> Vec<(Move, u64)> {
+    b.legal_moves::<B>()
+        .iter()
+        .map(|m| {
+            (
+                m,
+                if depth <= 1 {
+                    1
+                } else {
+                    perft::<B, S>(&b.with_move(m), depth - 1)
+                },
+            )
+        })
+        .collect()
+}
+
+/// One position of a perft suite with its expected counts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SuiteEntry {
+    /// 1-based line number in the file where the position starts.
+    pub line: usize,
+    pub fen: String,
+    /// (depth, expected leaf count).
+    pub counts: Vec<(u32, u64)>,
+}
+
+/// Parse a perft suite: EPD lines `FEN ;D1 n ;D2 n ...`, or blocks of
+/// `epd FEN` / `perft DEPTH COUNT` lines (an `id` line is ignored). Blank lines and
+/// lines starting with `#` are skipped.
+pub fn parse_suite(text: &str) -> Result<Vec<SuiteEntry>, String> {
+    let mut out: Vec<SuiteEntry> = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        let n = i + 1;
+        if line.is_empty() || line.starts_with('#') || line.starts_with("id ") {
+            continue;
+        }
+        if let Some(fen) = line.strip_prefix("epd ") {
+            out.push(SuiteEntry {
+                line: n,
+                fen: fen.trim().to_string(),
+                counts: vec![],
+            });
+        } else if let Some(rest) = line.strip_prefix("perft ") {
+            let entry = out
+                .last_mut()
+                .ok_or_else(|| format!("line {n}: 'perft' before any 'epd' line"))?;
+            entry.counts.push(parse_count(rest, n)?);
+        } else {
+            let mut parts = line.split(';');
+            let fen = parts.next().unwrap_or("").trim().to_string();
+            let counts = parts
+                .map(str::trim)
+                .filter(|p| !p.is_empty())
+                .map(|p| parse_count(p.strip_prefix('D').unwrap_or(p), n))
+                .collect::<Result<Vec<_>, _>>()?;
+            out.push(SuiteEntry {
+                line: n,
+                fen,
+                counts,
+            });
+        }
+    }
+    Ok(out)
+}
+
+fn parse_count(text: &str, line: usize) -> Result<(u32, u64), String> {
+    let mut it = text.split_whitespace();
+    let bad = || format!("line {line}: expected 'DEPTH COUNT', got '{}'", text.trim());
+    let depth = it.next().and_then(|d| d.parse().ok()).ok_or_else(bad)?;
+    let count = it.next().and_then(|c| c.parse().ok()).ok_or_else(bad)?;
+    if it.next().is_some() {
+        return Err(bad());
+    }
+    Ok((depth, count))
+}

@@ -1,0 +1,1 @@
+//! Static exchange evaluation (to be filled by the search layer).
