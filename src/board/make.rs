@@ -103,6 +103,12 @@ impl<S: Slider> Board<S> {
             self.key ^= ZOBRIST_CASTLING[self.castling as usize];
             self.castling &= !lost;
             self.key ^= ZOBRIST_CASTLING[self.castling as usize];
+            // Forget the rooks of lost rights, so equal positions compare equal.
+            for (i, rook) in self.castle_rooks.iter_mut().enumerate() {
+                if lost >> i & 1 != 0 {
+                    *rook = 0;
+                }
+            }
         }
     }
 
@@ -128,5 +134,97 @@ impl<S: Slider> Board<S> {
         let mut b = *self;
         b.make(m);
         b
+    }
+}
+
+/// What [`Board::make_undoable`] needs to take a move back.
+#[derive(Clone, Copy, Debug)]
+pub struct Undo {
+    captured: u8,
+    castling: u8,
+    castle_rooks: [u8; 4],
+    ep: u8,
+    halfmove: u16,
+    key: u64,
+    pawn_key: u64,
+    checkers: Bitboard,
+}
+
+impl<S: Slider> Board<S> {
+    /// Play `m` and return what [`Board::unmake`] needs to take it back.
+    ///
+    /// brokkr searches with copy-make ([`Board::make`] on a copy), which measured
+    /// faster; make/unmake is kept so the two can be compared (`benches/perft.rs`).
+    #[inline]
+    pub fn make_undoable(&mut self, m: Move) -> Undo {
+        let captured = match m.kind() {
+            MoveKind::Normal | MoveKind::Promotion => self.mailbox[m.to().index()],
+            _ => NO_PIECE,
+        };
+        let undo = Undo {
+            captured,
+            castling: self.castling,
+            castle_rooks: self.castle_rooks,
+            ep: self.ep,
+            halfmove: self.halfmove,
+            key: self.key,
+            pawn_key: self.pawn_key,
+            checkers: self.checkers,
+        };
+        self.make(m);
+        undo
+    }
+
+    /// Take back `m`, which must be the last move made with
+    /// [`Board::make_undoable`] (returning `undo`).
+    #[inline]
+    pub fn unmake(&mut self, m: Move, undo: &Undo) {
+        self.side = self.side.flip();
+        let us = self.side.index();
+        let from = m.from().index();
+        let to = m.to().index();
+        match m.kind() {
+            MoveKind::Normal => {
+                let piece = self.mailbox[to] as usize;
+                self.shift(piece, to, from);
+                if undo.captured != NO_PIECE {
+                    self.put(undo.captured as usize, to);
+                }
+            }
+            MoveKind::Promotion => {
+                let promoted = self.mailbox[to] as usize;
+                self.remove(promoted, to);
+                self.put(us * 6, from);
+                if undo.captured != NO_PIECE {
+                    self.put(undo.captured as usize, to);
+                }
+            }
+            MoveKind::EnPassant => {
+                self.shift(us * 6, to, from);
+                self.put((us ^ 1) * 6, to ^ 8);
+            }
+            MoveKind::Castling => {
+                let back = from & 56;
+                let (king_to, rook_to) = if to > from {
+                    (back + 6, back + 5)
+                } else {
+                    (back + 2, back + 3)
+                };
+                self.remove(us * 6 + 5, king_to);
+                self.remove(us * 6 + 3, rook_to);
+                self.put(us * 6 + 5, from);
+                self.put(us * 6 + 3, to);
+            }
+        }
+        if us == 1 {
+            self.fullmove -= 1;
+        }
+        self.castling = undo.castling;
+        self.castle_rooks = undo.castle_rooks;
+        self.ep = undo.ep;
+        self.halfmove = undo.halfmove;
+        self.key = undo.key;
+        self.pawn_key = undo.pawn_key;
+        self.checkers = undo.checkers;
     }
 }

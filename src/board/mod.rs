@@ -6,6 +6,7 @@
 //! [`Position`](crate::board::Position).
 
 mod fen;
+mod legality;
 mod make;
 pub mod movegen;
 mod notation;
@@ -13,7 +14,8 @@ pub mod perft;
 mod position;
 mod see;
 
-pub use fen::FenError;
+pub use fen::{FenError, STARTPOS};
+pub use make::Undo;
 pub use movegen::{MoveList, Stage};
 pub use notation::MoveError;
 pub use position::Position;
@@ -50,7 +52,7 @@ pub mod castling {
 }
 
 /// A chess position, generic over the slider backend whose state it keeps.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 pub struct Board<S: Slider = Magic> {
     pieces: [Bitboard; 6],
     colors: [Bitboard; 2],
@@ -345,6 +347,28 @@ impl<S: Slider> Board<S> {
         self.pieces[1] == 0 && (self.pieces[2] & DARK == 0 || self.pieces[2] & !DARK == 0)
     }
 }
+
+/// Two boards are equal when every field of the position is, the backend state
+/// included; the Chess960 notation mode is not part of the position.
+impl<S: Slider> PartialEq for Board<S> {
+    fn eq(&self, o: &Self) -> bool {
+        self.pieces == o.pieces
+            && self.colors == o.colors
+            && self.mailbox == o.mailbox
+            && self.key == o.key
+            && self.pawn_key == o.pawn_key
+            && self.checkers == o.checkers
+            && self.side == o.side
+            && self.castling == o.castling
+            && self.castle_rooks == o.castle_rooks
+            && self.ep == o.ep
+            && self.halfmove == o.halfmove
+            && self.fullmove == o.fullmove
+            && self.slider == o.slider
+    }
+}
+
+impl<S: Slider> Eq for Board<S> {}
 
 impl<S: Slider> Default for Board<S> {
     fn default() -> Self {

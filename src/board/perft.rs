@@ -99,3 +99,22 @@ fn parse_count(text: &str, line: usize) -> Result<(u32, u64), String> {
     }
     Ok((depth, count))
 }
+
+/// Perft with make/unmake on one board instead of copy-make, for comparing the
+/// two (same counts, different memory traffic).
+pub fn perft_unmake<B: Bits, S: Slider>(b: &mut Board<S>, depth: u32) -> u64 {
+    match depth {
+        0 => 1,
+        1 => b.count_moves::<B>(),
+        _ => {
+            let moves = b.legal_moves::<B>();
+            let mut nodes = 0;
+            for m in moves.iter() {
+                let undo = b.make_undoable(m);
+                nodes += perft_unmake::<B, S>(b, depth - 1);
+                b.unmake(m, &undo);
+            }
+            nodes
+        }
+    }
+}

@@ -1,0 +1,189 @@
+//! Single-move questions the search asks without generating every move: is a
+//! hash or killer move legal here, and does a move give check.
+
+use super::{Board, NO_PIECE};
+use crate::attacks::Slider;
+use crate::bits::Bits;
+use crate::board::movegen::{Sink, Stage};
+use crate::tables::*;
+use crate::types::*;
+
+/// A sink that keeps only the moves equal to one wanted move.
+struct Find(Move, bool);
+
+impl Sink for Find {
+    fn piece_moves(&mut self, from: usize, targets: Bitboard) {
+        let m = self.0;
+        if m.kind() == MoveKind::Normal && m.from().index() == from && targets & m.to().bb() != 0 {
+            self.1 = true;
+        }
+    }
+
+    fn pawn_moves(&mut self, targets: Bitboard, delta: i32) {
+        let m = self.0;
+        let to = m.to().index() as i32;
+        if m.kind() == MoveKind::Normal
+            && targets & m.to().bb() != 0
+            && m.from().index() as i32 == to - delta
+        {
+            self.1 = true;
+        }
+    }
+
+    fn promotions(&mut self, targets: Bitboard, delta: i32) {
+        let m = self.0;
+        let to = m.to().index() as i32;
+        if m.kind() == MoveKind::Promotion
+            && targets & m.to().bb() != 0
+            && m.from().index() as i32 == to - delta
+        {
+            self.1 = true;
+        }
+    }
+
+    fn push(&mut self, m: Move) {
+        self.1 |= m == self.0;
+    }
+}
+
+impl<S: Slider> Board<S> {
+    /// Whether `m` is a legal move here, for any 16-bit value (a move from the hash
+    /// table or a killer slot may come from another position).
+    pub fn is_legal<B: Bits>(&self, m: Move) -> bool {
+        let from = m.from().index();
+        let to = m.to().index();
+        let us = self.side.index();
+        let piece = self.mailbox[from];
+        if m.is_null() || piece == NO_PIECE || (piece / 6) as usize != us {
+            return false;
+        }
+        // Only promotions may carry a promotion piece: reject other encodings.
+        if m.kind() != MoveKind::Promotion && m.bits() >> 12 & 3 != 0 {
+            return false;
+        }
+        let kind = piece as usize % 6;
+        let own = self.colors[us];
+        match m.kind() {
+            // Rare moves: ask the generator, which knows every rule for them.
+            MoveKind::Castling => {
+                kind == PieceKind::King.index()
+                    && self.castling != 0
+                    && self.find::<B>(m, Stage::Quiets)
+            }
+            MoveKind::EnPassant => {
+                kind == PieceKind::Pawn.index()
+                    && self.ep as usize == to
+                    && self.find::<B>(m, Stage::Captures)
+            }
+            MoveKind::Promotion | MoveKind::Normal => {
+                if own & (1 << to) != 0 || !self.pseudo_legal(m, kind) {
+                    return false;
+                }
+                self.legal_given_pseudo::<B>(from, to, kind)
+            }
+        }
+    }
+
+    fn find<B: Bits>(&self, m: Move, stage: Stage) -> bool {
+        let mut f = Find(m, false);
+        self.generate::<B, _>(stage, &mut f);
+        f.1
+    }
+
+    /// Whether the piece (`kind`) on `m.from()` moves like that, ignoring checks
+    /// and pins. The target is known not to hold an own piece.
+    fn pseudo_legal(&self, m: Move, kind: usize) -> bool {
+        let from = m.from().index();
+        let to = m.to().index();
+        let us = self.side.index();
+        let occ = self.occupied();
+        let enemy = self.colors[us ^ 1];
+        let promo_rank = if us == 0 { 7 } else { 0 };
+        if kind != PieceKind::Pawn.index() {
+            if m.kind() == MoveKind::Promotion {
+                return false;
+            }
+            let attacks = match PieceKind::from_index(kind) {
+                PieceKind::Knight => KNIGHT_ATTACKS[from],
+                PieceKind::Bishop => self.bishop_attacks(from),
+                PieceKind::Rook => self.rook_attacks(from),
+                PieceKind::Queen => self.bishop_attacks(from) | self.rook_attacks(from),
+                _ => KING_ATTACKS[from],
+            };
+            return attacks & (1 << to) != 0;
+        }
+        if (to / 8 == promo_rank) != (m.kind() == MoveKind::Promotion) {
+            return false;
+        }
+        let up: i32 = if us == 0 { 8 } else { -8 };
+        let start_rank = if us == 0 { 1 } else { 6 };
+        let step = to as i32 - from as i32;
+        if PAWN_ATTACKS[us][from] & (1 << to) != 0 {
+            enemy & (1 << to) != 0
+        } else if step == up {
+            occ & (1 << to) == 0
+        } else if step == 2 * up && from / 8 == start_rank {
+            occ & ((1 << to) | (1 << (from as i32 + up))) == 0
+        } else {
+            false
+        }
+    }
+
+    /// Legality of a pseudo-legal normal move or promotion: king safety, check
+    /// evasion and pins.
+    fn legal_given_pseudo<B: Bits>(&self, from: usize, to: usize, kind: usize) -> bool {
+        let us = self.side.index();
+        let enemy = self.colors[us ^ 1];
+        if kind == PieceKind::King.index() {
+            let occ = self.occupied() ^ (1 << from);
+            return self.attackers_to(to, occ) & enemy == 0;
+        }
+        let checkers = self.checkers;
+        if checkers & checkers.wrapping_sub(1) != 0 {
+            return false;
+        }
+        let ksq = self.king_square(self.side);
+        if checkers != 0 {
+            let mask = BETWEEN[ksq][checkers.trailing_zeros() as usize] | checkers;
+            if mask & (1 << to) == 0 {
+                return false;
+            }
+        }
+        let pinned = self.blockers_for_king::<B>(self.side) & self.colors[us];
+        pinned & (1 << from) == 0 || LINE[ksq][from] & (1 << to) != 0
+    }
+
+    /// Whether the legal move `m` gives check.
+    pub fn gives_check<B: Bits>(&self, m: Move) -> bool {
+        let us = self.side;
+        let them = us.flip();
+        let from = m.from().index();
+        let to = m.to().index();
+        match m.kind() {
+            // Castling and en passant move two pieces: play them out.
+            MoveKind::Castling | MoveKind::EnPassant => self.with_move(m).in_check(),
+            MoveKind::Normal | MoveKind::Promotion => {
+                let eksq = self.king_square(them);
+                let occ = (self.occupied() ^ (1 << from)) | (1 << to);
+                let kind = m
+                    .promotion_kind()
+                    .unwrap_or_else(|| PieceKind::from_index(self.mailbox[from] as usize % 6));
+                // Direct check by the piece on its new square.
+                let direct = match kind {
+                    PieceKind::Pawn => PAWN_ATTACKS[us.index()][to],
+                    PieceKind::Knight => KNIGHT_ATTACKS[to],
+                    PieceKind::Bishop => S::bishop_any(to, occ),
+                    PieceKind::Rook => S::rook_any(to, occ),
+                    PieceKind::Queen => S::bishop_any(to, occ) | S::rook_any(to, occ),
+                    PieceKind::King => 0,
+                };
+                if direct & (1 << eksq) != 0 {
+                    return true;
+                }
+                // Discovered check: the piece left a line between a slider and the king.
+                let blockers = self.blockers_for_king::<B>(them) & self.colors[us.index()];
+                blockers & (1 << from) != 0 && LINE[eksq][from] & (1 << to) == 0
+            }
+        }
+    }
+}

@@ -1,0 +1,435 @@
+//! Board properties over random legal games, FEN errors, notation and SEE.
+
+use brokkr::attacks::{Magic, Slider};
+use brokkr::bits::Portable;
+use brokkr::board::{Board, FenError, MoveError, Position, Stage};
+use brokkr::types::{Color, Move, Square};
+use quickcheck::{quickcheck, TestResult};
+
+type B = Board<Magic>;
+
+/// Start positions for random games: the standard one, Kiwipete, a few
+/// Chess960 starts and en-passant/promotion-rich positions.
+const STARTS: &[&str] = &[
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+    "2nnrbkr/p1qppppp/8/1ppb4/6PP/3PP3/PPP2P2/BQNNRBKR w HEhe - 1 9",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+];
+
+/// Play a random legal game chosen by `choices`, calling `visit` before each move.
+fn random_game(start: usize, choices: &[u8], mut visit: impl FnMut(&B, Move)) -> B {
+    let mut b = B::from_fen(STARTS[start % STARTS.len()]).unwrap();
+    for &c in choices.iter().take(120) {
+        let moves = b.legal_moves::<Portable>();
+        if moves.is_empty() {
+            break;
+        }
+        let m = moves.as_slice()[c as usize % moves.len()];
+        visit(&b, m);
+        b.make(m);
+    }
+    b
+}
+
+quickcheck! {
+    fn make_unmake_restores_the_board(start: usize, choices: Vec<u8>) -> bool {
+        let mut ok = true;
+        random_game(start, &choices, |b, m| {
+            let mut c = *b;
+            let undo = c.make_undoable(m);
+            c.unmake(m, &undo);
+            ok &= c == *b;
+        });
+        ok
+    }
+
+    fn position_push_pop_restores_the_board(start: usize, choices: Vec<u8>) -> bool {
+        let mut pos = Position::<Magic>::from_fen(STARTS[start % STARTS.len()]).unwrap();
+        let mut boards = vec![*pos.board()];
+        for &c in choices.iter().take(60) {
+            let moves = pos.board().legal_moves::<Portable>();
+            if moves.is_empty() { break; }
+            pos.push(moves.as_slice()[c as usize % moves.len()]);
+            boards.push(*pos.board());
+        }
+        while let Some(b) = boards.pop() {
+            if *pos.board() != b { return false; }
+            pos.pop();
+        }
+        true
+    }
+
+    fn incremental_keys_equal_recomputation(start: usize, choices: Vec<u8>) -> bool {
+        let b = random_game(start, &choices, |b, _| {
+            assert_eq!((b.key(), b.pawn_key()), b.recompute_keys(), "{}", b.to_fen());
+        });
+        (b.key(), b.pawn_key()) == b.recompute_keys()
+    }
+
+    fn fen_round_trips(start: usize, choices: Vec<u8>) -> bool {
+        let mut ok = true;
+        random_game(start, &choices, |b, _| {
+            let fen = b.to_fen();
+            match B::from_fen(&fen) {
+                Ok(back) => ok &= back == *b && back.to_fen() == fen,
+                Err(e) => panic!("{fen}: {e}"),
+            }
+        });
+        ok
+    }
+
+    fn is_legal_agrees_with_the_generator(start: usize, choices: Vec<u8>, raw: Vec<u16>) -> bool {
+        let mut ok = true;
+        let mut other_moves: Vec<Move> = raw.iter().map(|&r| Move::from_bits(r)).collect();
+        random_game(start, &choices, |b, played| {
+            let legal = b.legal_moves::<Portable>();
+            for m in legal.iter() {
+                ok &= b.is_legal::<Portable>(m);
+            }
+            // Moves from earlier positions are the realistic source of bad moves.
+            for &m in &other_moves {
+                ok &= b.is_legal::<Portable>(m) == legal.contains(m);
+            }
+            other_moves.push(played);
+        });
+        ok
+    }
+
+    fn gives_check_agrees_with_making_the_move(start: usize, choices: Vec<u8>) -> bool {
+        let mut ok = true;
+        random_game(start, &choices, |b, _| {
+            for m in b.legal_moves::<Portable>().iter() {
+                ok &= b.gives_check::<Portable>(m) == b.with_move(m).in_check();
+            }
+        });
+        ok
+    }
+
+    fn stages_partition_all_moves(start: usize, choices: Vec<u8>) -> bool {
+        let mut ok = true;
+        random_game(start, &choices, |b, _| {
+            let all = b.legal_moves::<Portable>();
+            let caps = b.stage_moves::<Portable>(Stage::Captures);
+            let quiets = b.stage_moves::<Portable>(Stage::Quiets);
+            ok &= caps.len() + quiets.len() == all.len();
+            ok &= caps.iter().chain(quiets.iter()).all(|m| all.contains(m));
+            ok &= caps.iter().all(|m| b.piece_on(m.to()).is_some() || m.promotion_kind().is_some()
+                || m.kind() == brokkr::types::MoveKind::EnPassant);
+        });
+        ok
+    }
+
+    fn uci_and_san_round_trip(start: usize, choices: Vec<u8>) -> TestResult {
+        let mut ok = true;
+        random_game(start, &choices, |b, _| {
+            for m in b.legal_moves::<Portable>().iter() {
+                ok &= b.parse_uci(&b.to_uci(m)) == Ok(m);
+                ok &= b.parse_san(&b.to_san(m)) == Ok(m);
+            }
+        });
+        TestResult::from_bool(ok)
+    }
+
+    fn count_equals_list_length(start: usize, choices: Vec<u8>) -> bool {
+        let mut ok = true;
+        random_game(start, &choices, |b, _| {
+            ok &= b.count_moves::<Portable>() == b.legal_moves::<Portable>().len() as u64;
+        });
+        ok
+    }
+}
+
+fn fen_err(fen: &str) -> FenError {
+    B::from_fen(fen).expect_err(fen)
+}
+
+#[test]
+fn fen_errors_are_specific() {
+    use FenError::*;
+    let cases: &[(&str, FenError, &str)] = &[
+        ("", MissingFields(0), "need at least"),
+        ("8/8/8/8/8/8/8/K6k w", MissingFields(2), "2 field"),
+        (
+            "8/8/8/8/8/8/8/K6k w - - 0 1 extra",
+            TooManyFields(7),
+            "at most 6",
+        ),
+        ("8/8/8/8/8/8/K6k w - - 0 1", RankCount(7), "7 rank"),
+        (
+            "8/8/8/8/8/8/8/K5k w - - 0 1",
+            RankLength {
+                rank: 1,
+                squares: 7,
+            },
+            "rank 1 describes 7",
+        ),
+        ("8/8/8/8/8/8/9/K6k w - - 0 1", BadPiece('9'), "'9'"),
+        (
+            "8/8/8/8/8/8/8/K6kk w - - 0 1",
+            RankLength {
+                rank: 1,
+                squares: 9,
+            },
+            "9 squares",
+        ),
+        (
+            "8/8/8/8/8/8/8/K6x w - - 0 1",
+            BadPiece('x'),
+            "bad piece letter 'x'",
+        ),
+        (
+            "8/8/8/8/8/8/8/K6k x - - 0 1",
+            BadSide("x".into()),
+            "side to move 'x'",
+        ),
+        (
+            "8/8/8/8/8/8/8/7k w - - 0 1",
+            MissingKing(Color::White),
+            "white has no king",
+        ),
+        (
+            "k7/8/8/8/8/8/8/K6K w - - 0 1",
+            TooManyKings(Color::White),
+            "more than one king",
+        ),
+        (
+            "k7/8/8/8/8/8/8/K5Pp w - - 0 1",
+            PawnOnBackRank(Square::parse("g1").unwrap()),
+            "pawn on g1",
+        ),
+        (
+            "k6P/8/8/8/8/8/8/K7 w - - 0 1",
+            PawnOnBackRank(Square::parse("h8").unwrap()),
+            "pawn on h8",
+        ),
+        (
+            "k7/8/8/8/8/8/8/R5K1 w - - 0 1",
+            OpponentInCheck,
+            "not to move is in check",
+        ),
+        (
+            "r3k2r/8/8/8/8/8/8/R3K2R w KQkqX - 0 1",
+            BadCastling("KQkqX".into()),
+            "castling field",
+        ),
+        (
+            "r3k2r/8/8/8/8/8/8/R3K2R w KK - 0 1",
+            BadCastling("KK".into()),
+            "castling field",
+        ),
+        (
+            "r3k2r/8/8/8/8/8/8/R3K3 w K - 0 1",
+            CastlingPieces {
+                right: 'K',
+                reason: "no rook on that side of the king",
+            },
+            "castling right 'K'",
+        ),
+        (
+            "r3k2r/8/8/8/8/8/4K3/R6R w Q - 0 1",
+            CastlingPieces {
+                right: 'Q',
+                reason: "the king is not on its first rank",
+            },
+            "first rank",
+        ),
+        (
+            "r3k2r/8/8/8/8/8/8/R3K2R w G - 0 1",
+            CastlingPieces {
+                right: 'G',
+                reason: "no rook of that colour on that file",
+            },
+            "on that file",
+        ),
+        (
+            "k7/8/8/8/8/8/8/K7 w - e9 0 1",
+            BadEnPassantSyntax("e9".into()),
+            "en-passant field 'e9'",
+        ),
+        (
+            "k7/8/8/8/8/8/8/K7 w - e3 0 1",
+            ImpossibleEnPassant {
+                square: Square::parse("e3").unwrap(),
+                reason: "not on the rank a double pawn move passes for the side that just moved",
+            },
+            "impossible en-passant square e3",
+        ),
+        (
+            "k7/8/8/8/8/8/8/K7 w - e6 0 1",
+            ImpossibleEnPassant {
+                square: Square::parse("e6").unwrap(),
+                reason: "no pawn that could just have moved two squares",
+            },
+            "no pawn",
+        ),
+        (
+            "k7/4p3/8/4p3/8/8/8/K7 w - e6 0 1",
+            ImpossibleEnPassant {
+                square: Square::parse("e6").unwrap(),
+                reason: "the pawn's path is not empty",
+            },
+            "path",
+        ),
+        (
+            "k7/8/8/8/8/8/8/K7 w - - x 1",
+            BadCounter {
+                field: "halfmove clock",
+                value: "x".into(),
+            },
+            "halfmove clock 'x'",
+        ),
+        (
+            "k7/8/8/8/8/8/8/K7 w - - 0 -3",
+            BadCounter {
+                field: "fullmove number",
+                value: "-3".into(),
+            },
+            "fullmove number '-3'",
+        ),
+    ];
+    for (fen, err, text) in cases {
+        let got = fen_err(fen);
+        assert_eq!(&got, err, "{fen}");
+        assert!(
+            got.to_string().contains(text),
+            "{fen}: message '{got}' lacks '{text}'"
+        );
+    }
+}
+
+#[test]
+fn fen_accepts_epd_shredder_xfen_and_extra_spaces() {
+    let epd = B::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -").unwrap();
+    assert_eq!(epd, B::startpos());
+    let spaced =
+        B::from_fen("  rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR   w  KQkq   -  0   1 ").unwrap();
+    assert_eq!(spaced, B::startpos());
+    let shredder = B::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1").unwrap();
+    assert_eq!(shredder.castling_rights(), B::startpos().castling_rights());
+    assert_eq!(shredder.key(), B::startpos().key());
+    let no_fullmove =
+        B::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0").unwrap();
+    assert_eq!(no_fullmove, B::startpos());
+    // X-FEN: K names the outermost rook on the king side (g1 here, not the h-file).
+    let xfen = B::from_fen("1r2k1r1/8/8/8/8/8/8/1R2K1R1 w KQkq - 0 1").unwrap();
+    assert_eq!(xfen.castling_rook(0), Square::parse("g1"));
+    assert_eq!(xfen.castling_rook(1), Square::parse("b1"));
+    assert!(xfen.is_chess960());
+}
+
+#[test]
+fn en_passant_square_is_kept_only_when_capturable() {
+    let b = B::from_fen("rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 3").unwrap();
+    assert_eq!(b.ep_square(), Square::parse("e3"));
+    let b = B::from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1").unwrap();
+    assert_eq!(b.ep_square(), None);
+    assert!(b.to_fen().contains(" - "));
+}
+
+#[test]
+fn uci_notation_in_standard_and_chess960_modes() {
+    let mut b = B::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").unwrap();
+    let castle = b.parse_uci("e1g1").unwrap();
+    assert_eq!(b.to_uci(castle), "e1g1");
+    assert_eq!(b.parse_uci("e1h1"), Ok(castle));
+    b.set_chess960(true);
+    assert_eq!(b.to_uci(castle), "e1h1");
+    assert!(matches!(b.parse_uci("e1e3"), Err(MoveError::Illegal(_))));
+    for bad in ["", "e2", "e2e4x", "i2i4", "e2e4qq", "e7e8k"] {
+        assert!(
+            matches!(b.parse_uci(bad), Err(MoveError::Syntax(_))),
+            "{bad}"
+        );
+    }
+    let promo = B::from_fen("8/4P3/8/8/8/8/8/k6K w - - 0 1").unwrap();
+    let m = promo.parse_uci("e7e8n").unwrap();
+    assert_eq!(promo.to_uci(m), "e7e8n");
+    assert_eq!(promo.to_san(m), "e8=N");
+}
+
+#[test]
+fn san_disambiguation_checks_and_mates() {
+    let b = B::from_fen("1k6/8/8/8/8/8/8/R3K2R w KQ - 0 1").unwrap();
+    assert_eq!(b.to_san(b.parse_uci("a1d1").unwrap()), "Rd1");
+    let two_rooks = B::from_fen("1k6/8/8/8/8/8/8/R4RK1 w - - 0 1").unwrap();
+    assert_eq!(
+        two_rooks.to_san(two_rooks.parse_uci("a1d1").unwrap()),
+        "Rad1"
+    );
+    assert_eq!(two_rooks.parse_san("Rad1!?"), two_rooks.parse_uci("a1d1"));
+    assert_eq!(b.to_san(b.parse_uci("e1c1").unwrap()), "O-O-O");
+    assert_eq!(b.to_san(b.parse_uci("a1a8").unwrap()), "Ra8+");
+    let mate = B::from_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1").unwrap();
+    assert_eq!(mate.to_san(mate.parse_uci("a1a8").unwrap()), "Ra8#");
+    let files = B::from_fen("k7/8/8/N7/8/8/8/N6K w - - 0 1").unwrap();
+    assert_eq!(files.to_san(files.parse_uci("a1b3").unwrap()), "N1b3");
+    assert_eq!(files.parse_san("N1b3"), files.parse_uci("a1b3"));
+    assert!(matches!(
+        files.parse_san("Nb3"),
+        Err(MoveError::Ambiguous(_))
+    ));
+    assert!(matches!(files.parse_san("Qd4"), Err(MoveError::Illegal(_))));
+    assert!(matches!(files.parse_san("Z"), Err(MoveError::Syntax(_))));
+    assert_eq!(b.parse_san("0-0"), b.parse_uci("e1g1"));
+}
+
+fn see(fen: &str, uci: &str) -> i32 {
+    let b = B::from_fen(fen).unwrap();
+    b.see(b.parse_uci(uci).unwrap())
+}
+
+#[test]
+fn see_values_exchanges() {
+    // A free pawn.
+    assert_eq!(
+        see("1k1r4/1pp4p/p7/4p3/8/P5P1/1PP4P/2K1R3 w - - 0 1", "e1e5"),
+        100
+    );
+    // Knight takes a pawn defended by a pawn... and by x-rayed queen behind a rook.
+    assert_eq!(
+        see(
+            "1k1r3q/1ppn3p/p4b2/4p3/8/P2N2P1/1PP1R1BP/2K1Q3 w - - 0 1",
+            "d3e5"
+        ),
+        100 - 320
+    );
+    // Rook takes a pawn defended by a rook: loses the exchange.
+    assert_eq!(see("4k3/8/8/4p3/8/8/8/K3R3 w - - 0 1", "e1e5"), 100);
+    assert_eq!(see("4k3/4r3/8/4p3/8/8/8/K3R3 w - - 0 1", "e1e5"), 100 - 500);
+    // Doubled rooks win the pawn against one defender (x-ray through the first).
+    assert_eq!(see("4k3/4r3/8/4p3/8/8/4R3/K3R3 w - - 0 1", "e2e5"), 100);
+    // Quiet move into an attacked square loses the piece.
+    assert_eq!(see("4k3/8/3p4/8/4N3/8/8/K7 w - - 0 1", "e4c5"), -320);
+    // The king may not recapture into a defended square.
+    assert_eq!(see("8/8/8/3k4/4p3/3P4/8/K3R3 w - - 0 1", "d3e4"), 100);
+}
+
+fn generic_perft_startpos<S: Slider>() -> u64 {
+    brokkr::board::perft::perft::<Portable, S>(&Board::<S>::startpos(), 4)
+}
+
+#[test]
+fn every_compiled_backend_agrees_on_startpos() {
+    assert_eq!(generic_perft_startpos::<Magic>(), 197_281);
+}
+
+#[test]
+fn repetition_and_draws() {
+    let mut pos = Position::<Magic>::from_fen(brokkr::board::STARTPOS).unwrap();
+    for _ in 0..2 {
+        for uci in ["g1f3", "g8f6", "f3g1", "f6g8"] {
+            let m = pos.board().parse_uci(uci).unwrap();
+            pos.push(m);
+        }
+    }
+    assert_eq!(pos.repetitions(), 2);
+    assert!(pos.is_draw());
+    let bare = B::from_fen("8/8/4k3/8/8/3BK3/8/8 w - - 0 1").unwrap();
+    assert!(bare.insufficient_material());
+    let rook = B::from_fen("8/8/4k3/8/8/3RK3/8/8 w - - 0 1").unwrap();
+    assert!(!rook.insufficient_material());
+}

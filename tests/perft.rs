@@ -1,0 +1,95 @@
+//! Perft suites: every count brokkr's main board produces must match the published
+//! ones. The data files are copied from ../shared/data/perft (see SOURCES.md there).
+
+use brokkr::attacks::Magic;
+use brokkr::bits::Portable;
+use brokkr::board::perft::{parse_suite, perft, perft_unmake, SuiteEntry};
+use brokkr::board::Board;
+
+fn suite(name: &str) -> Vec<SuiteEntry> {
+    let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    parse_suite(&text).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// Check every count of `name` up to `max_nodes` and at most `max_depth`; returns
+/// how many counts were checked.
+fn check(name: &str, max_nodes: u64, max_depth: u32) -> usize {
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    for e in suite(name) {
+        let board = Board::<Magic>::from_fen(&e.fen)
+            .unwrap_or_else(|err| panic!("{name}:{}: {err}", e.line));
+        for &(depth, expected) in &e.counts {
+            if expected > max_nodes || depth > max_depth {
+                continue;
+            }
+            let got = perft::<Portable, Magic>(&board, depth);
+            checked += 1;
+            if got != expected {
+                failures.push(format!(
+                    "{} depth {depth}: expected {expected}, got {got}",
+                    e.fen
+                ));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{name}: {} mismatches:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    checked
+}
+
+#[test]
+fn standard_suite_up_to_200m() {
+    assert!(check("standard.epd", 200_000_000, 99) >= 750);
+}
+
+#[test]
+fn cpw_suite_up_to_200m() {
+    assert!(check("cpw.epd", 200_000_000, 99) >= 38);
+}
+
+#[test]
+fn tricky_suite_complete() {
+    assert_eq!(check("tricky.perft", u64::MAX, 99), 67);
+}
+
+#[test]
+fn fischer_suite_to_depth_4() {
+    assert_eq!(check("fischer.epd", u64::MAX, 4), 960 * 4);
+}
+
+#[test]
+fn random_suite_with_node_budget() {
+    assert!(check("random.perft", 200_000, 99) > 20_000);
+}
+
+#[test]
+fn make_unmake_perft_matches_copy_make() {
+    for e in suite("cpw.epd") {
+        let mut b = Board::<Magic>::from_fen(&e.fen).unwrap();
+        let before = b;
+        for &(depth, expected) in e.counts.iter().take(4) {
+            assert_eq!(
+                perft_unmake::<Portable, Magic>(&mut b, depth),
+                expected,
+                "{}",
+                e.fen
+            );
+        }
+        assert_eq!(b, before, "make/unmake must restore the board");
+    }
+}
+
+#[test]
+fn suite_parser_rejects_garbage() {
+    assert!(parse_suite("8/8/8/8/8/8/8/K6k w - - ;D1 x").is_err());
+    assert!(parse_suite("perft 1 20").is_err());
+    assert!(parse_suite("epd 8/8/8/8/8/8/8/K6k w - -\nperft one 3").is_err());
+    let ok = parse_suite("# comment\n\nepd 8/8/8/8/8/8/8/K6k w - -\nperft 1 3\n").unwrap();
+    assert_eq!(ok[0].counts, vec![(1, 3)]);
+}
