@@ -8,5 +8,7 @@ pub mod attacks;
 pub mod bits;
 pub mod board;
 pub mod cli;
+pub mod config;
+pub mod paths;
 pub mod tables;
 pub mod types;

@@ -4,6 +4,7 @@
 //! stderr with a non-zero exit code; nothing here panics on user input.
 
 mod args;
+mod paths;
 mod perft;
 mod tables;
 
@@ -28,6 +29,7 @@ pub fn run(args: &[String]) -> i32 {
     let rest = &args[1..];
     let result = match cmd.as_str() {
         "perft" => perft::run(rest),
+        "paths" => paths::run(rest),
         "tables" => tables::run(rest),
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
@@ -44,29 +46,27 @@ pub fn run(args: &[String]) -> i32 {
     }
 }
 
-/// The bit path from `--bits`, or the best one for this CPU.
-pub(crate) fn bit_path(a: &Args) -> Result<crate::bits::BitPath, String> {
+/// The bit path and slider backend: `--bits`/`--slider` if given, else the
+/// config file written by `brokkr paths --save`, else the CPU's default.
+pub(crate) fn choice(a: &Args) -> Result<crate::config::Choice, String> {
+    use crate::attacks::SliderKind;
     use crate::bits::{BitPath, Cpu};
     let cpu = Cpu::detect();
-    match a.parsed::<BitPath>("bits")? {
-        Some(p) if !p.available(&cpu) => Err(format!(
+    let bits = a.parsed::<BitPath>("bits")?;
+    if let Some(p) = bits.filter(|p| !p.available(&cpu)) {
+        return Err(format!(
             "bit path '{p}' is not available on this CPU ({cpu})"
-        )),
-        Some(p) => Ok(p),
-        None => Ok(BitPath::default_for(&cpu).0),
+        ));
     }
-}
-
-/// The slider backend from `--slider`, or the best one for this CPU.
-pub(crate) fn slider_kind(a: &Args) -> Result<crate::attacks::SliderKind, String> {
-    use crate::attacks::SliderKind;
-    use crate::bits::Cpu;
-    let cpu = Cpu::detect();
-    match a.parsed::<SliderKind>("slider")? {
-        Some(k) if !k.available(&cpu) => Err(format!(
+    let slider = a.parsed::<SliderKind>("slider")?;
+    if let Some(k) = slider.filter(|k| !k.available(&cpu)) {
+        return Err(format!(
             "slider backend '{k}' is not available on this CPU ({cpu})"
-        )),
-        Some(k) => Ok(k),
-        None => Ok(SliderKind::default_for(&cpu).0),
+        ));
     }
+    let choice = crate::config::Choice::resolve(&cpu, bits, slider);
+    for w in &choice.warnings {
+        eprintln!("brokkr: warning: {w} (ignored)");
+    }
+    Ok(choice)
 }

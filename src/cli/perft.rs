@@ -1,7 +1,7 @@
 //! `brokkr perft`: count leaf nodes for one position, or check a whole suite.
 
+use super::choice;
 use super::Args;
-use super::{bit_path, slider_kind};
 use crate::attacks::Slider;
 use crate::bits::Bits;
 use crate::board::perft::{divide, parse_suite, perft};
@@ -31,8 +31,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
         println!("{HELP}");
         return Ok(());
     }
-    let bits = bit_path(&a)?;
-    let slider = slider_kind(&a)?;
+    let choice = choice(&a)?;
+    let (bits, slider) = (choice.bits, choice.slider);
     crate::with_bits!(bits, B => crate::with_slider!(slider, S => {
         if let Some(file) = a.value("epd") {
             if !a.positional.is_empty() || a.value("fen").is_some() || a.flag("divide") {

@@ -1,0 +1,309 @@
+//! `brokkr paths`: measure every bitscan path and slider backend on this CPU, say
+//! which brokkr picks and why, and optionally save the measured best.
+
+use super::Args;
+use crate::attacks::SliderKind;
+use crate::bits::BitPath;
+use crate::config::{self, Choice, Source};
+use crate::paths::{measure, PerftTiming, Report};
+use std::fmt::Write as _;
+use std::io::{IsTerminal, Write};
+
+const HELP: &str = "\
+usage: brokkr paths [--json] [--save]
+
+Measures lsb/msb/popcount for every bitscan path and perft speed for every slider
+backend and bit path on this CPU, then says which ones brokkr picks and why.
+  --json   print the results as JSON
+  --save   write the fastest measured bit path and backend to the config file,
+           which the engine reads at start-up (see `BROKKR_CONFIG`)";
+
+/// A pick is "right" when it is within this fraction of the fastest measured.
+const TOLERANCE: f64 = 0.03;
+
+pub fn run(args: &[String]) -> Result<(), String> {
+    let a = Args::parse(args, &[], &["json", "save", "help"])?;
+    if a.flag("help") {
+        println!("{HELP}");
+        return Ok(());
+    }
+    if let Some(extra) = a.positional.first() {
+        return Err(format!("unexpected argument '{extra}'\n{HELP}"));
+    }
+    let show = std::io::stderr().is_terminal();
+    let report = measure(|step, total, label| {
+        if show {
+            eprint!("\r\x1b[2K[{step}/{total}] measuring {label}...");
+            let _ = std::io::stderr().flush();
+        }
+    });
+    if show {
+        eprint!("\r\x1b[2K");
+    }
+    let choice = Choice::resolve(&report.cpu, None, None);
+    let best = Best::of(&report);
+    if a.flag("json") {
+        println!("{}", json(&report, &choice, &best));
+    } else {
+        print!("{}", text(&report, &choice, &best));
+    }
+    if a.flag("save") {
+        let path = config::save(best.bits, best.slider)?;
+        eprintln!(
+            "saved bits = {}, slider = {} to {}",
+            best.bits,
+            best.slider,
+            path.display()
+        );
+    }
+    Ok(())
+}
+
+/// The fastest measured bit path (under the default backend) and backend (under
+/// the default bit path).
+struct Best {
+    bits: BitPath,
+    bits_nps: f64,
+    slider: SliderKind,
+    slider_nps: f64,
+}
+
+impl Best {
+    fn of(r: &Report) -> Best {
+        let default_slider = SliderKind::default_for(&r.cpu).0;
+        let default_bits = BitPath::default_for(&r.cpu).0;
+        let fastest = |pred: &dyn Fn(&PerftTiming) -> bool| {
+            r.perft
+                .iter()
+                .filter(|t| pred(t))
+                .max_by(|a, b| a.nps.total_cmp(&b.nps))
+                .cloned()
+        };
+        let b =
+            fastest(&|t| t.board == "main" && t.slider == Some(default_slider)).expect("measured");
+        let s = fastest(&|t| t.board == "main" && t.bits == default_bits).expect("measured");
+        Best {
+            bits: b.bits,
+            bits_nps: b.nps,
+            slider: s.slider.unwrap_or(default_slider),
+            slider_nps: s.nps,
+        }
+    }
+}
+
+fn nps_of(r: &Report, bits: BitPath, slider: SliderKind) -> Option<f64> {
+    r.perft
+        .iter()
+        .find(|t| t.bits == bits && t.slider == Some(slider) && t.board == "main")
+        .map(|t| t.nps)
+}
+
+fn source_text(s: &Source) -> String {
+    match s {
+        Source::Flag => "set by a flag".to_string(),
+        Source::Config(p) => format!("from {}", p.display()),
+        Source::Cpu(why) => why.to_string(),
+    }
+}
+
+/// One line judging a pick against the fastest measured one.
+fn verdict(
+    what: &str,
+    picked: String,
+    picked_nps: Option<f64>,
+    best: String,
+    best_nps: f64,
+) -> String {
+    match picked_nps {
+        Some(n) if n >= best_nps * (1.0 - TOLERANCE) => {
+            format!("{what} pick '{picked}' is the fastest measured, or within {:.0}% of it", TOLERANCE * 100.0)
+        }
+        Some(n) => format!(
+            "{what} pick '{picked}' is {:.1}% slower than '{best}': run `brokkr paths --save` to use '{best}'",
+            (1.0 - n / best_nps) * 100.0
+        ),
+        None => format!("{what} pick '{picked}' was not measured"),
+    }
+}
+
+fn text(r: &Report, choice: &Choice, best: &Best) -> String {
+    let mut s = String::new();
+    let c = &r.cpu;
+    let _ = writeln!(
+        s,
+        "CPU: {}",
+        if c.brand.is_empty() {
+            "unknown"
+        } else {
+            &c.brand
+        }
+    );
+    let _ = writeln!(
+        s,
+        "     vendor {}, family {:#x}, model {:#x}",
+        c.vendor, c.family, c.model
+    );
+    let _ = writeln!(
+        s,
+        "     features: {} (fast pext: {})\n",
+        c.features(),
+        if c.fast_pext() { "yes" } else { "no" }
+    );
+
+    let _ = writeln!(
+        s,
+        "Bitscan and popcount (ns per operation, median; ratio to the fastest):"
+    );
+    let _ = writeln!(
+        s,
+        "  {:<11} {:>14} {:>14} {:>14}",
+        "path", "lsb", "msb", "popcount"
+    );
+    let min =
+        |f: fn(&crate::paths::BitTiming) -> f64| r.bits.iter().map(f).fold(f64::INFINITY, f64::min);
+    let (ml, mm, mp) = (min(|t| t.lsb_ns), min(|t| t.msb_ns), min(|t| t.popcount_ns));
+    for t in &r.bits {
+        let _ = writeln!(
+            s,
+            "  {:<11} {:>7.3} ({:>4.2}) {:>7.3} ({:>4.2}) {:>7.3} ({:>4.2})",
+            t.path.name(),
+            t.lsb_ns,
+            t.lsb_ns / ml,
+            t.msb_ns,
+            t.msb_ns / mm,
+            t.popcount_ns,
+            t.popcount_ns / mp
+        );
+    }
+
+    let _ = writeln!(
+        s,
+        "\nPerft (million nodes/s, median; ratio to the fastest):"
+    );
+    let _ = writeln!(
+        s,
+        "  {:<6} {:<13} {:<11} {:>9} {:>7}",
+        "board", "slider", "bits", "Mnps", "ratio"
+    );
+    let top = r.perft.iter().map(|t| t.nps).fold(0.0, f64::max);
+    let mut rows: Vec<&PerftTiming> = r.perft.iter().collect();
+    rows.sort_by(|a, b| b.nps.total_cmp(&a.nps));
+    for t in rows {
+        let slider = t.slider.map_or("-".to_string(), |k| k.to_string());
+        let _ = writeln!(
+            s,
+            "  {:<6} {:<13} {:<11} {:>9.1} {:>7.2}",
+            t.board,
+            slider,
+            t.bits.name(),
+            t.nps / 1e6,
+            t.nps / top
+        );
+    }
+
+    let _ = writeln!(s, "\nbrokkr picks:");
+    let _ = writeln!(
+        s,
+        "  bits   = {} ({})",
+        choice.bits,
+        source_text(&choice.bits_source)
+    );
+    let _ = writeln!(
+        s,
+        "  slider = {} ({})",
+        choice.slider,
+        source_text(&choice.slider_source)
+    );
+    let default_slider = SliderKind::default_for(&r.cpu).0;
+    let default_bits = BitPath::default_for(&r.cpu).0;
+    let _ = writeln!(
+        s,
+        "  {}",
+        verdict(
+            "bit-path",
+            choice.bits.to_string(),
+            nps_of(r, choice.bits, default_slider),
+            best.bits.to_string(),
+            best.bits_nps
+        )
+    );
+    let _ = writeln!(
+        s,
+        "  {}",
+        verdict(
+            "slider",
+            choice.slider.to_string(),
+            nps_of(r, default_bits, choice.slider),
+            best.slider.to_string(),
+            best.slider_nps
+        )
+    );
+    s
+}
+
+fn json_str(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+fn json(r: &Report, choice: &Choice, best: &Best) -> String {
+    let c = &r.cpu;
+    let bits: Vec<String> = r
+        .bits
+        .iter()
+        .map(|t| {
+            format!(
+                "{{\"path\":{},\"lsb_ns\":{:.4},\"msb_ns\":{:.4},\"popcount_ns\":{:.4}}}",
+                json_str(t.path.name()),
+                t.lsb_ns,
+                t.msb_ns,
+                t.popcount_ns
+            )
+        })
+        .collect();
+    let perft: Vec<String> = r
+        .perft
+        .iter()
+        .map(|t| {
+            format!(
+                "{{\"board\":{},\"slider\":{},\"bits\":{},\"nodes\":{},\"nps\":{:.0}}}",
+                json_str(t.board),
+                t.slider.map_or("null".to_string(), |k| json_str(k.name())),
+                json_str(t.bits.name()),
+                t.nodes,
+                t.nps
+            )
+        })
+        .collect();
+    format!(
+        "{{\"cpu\":{{\"vendor\":{},\"brand\":{},\"family\":{},\"model\":{},\"features\":{},\"fast_pext\":{}}},\
+         \"bits\":[{}],\"perft\":[{}],\
+         \"pick\":{{\"bits\":{},\"bits_reason\":{},\"slider\":{},\"slider_reason\":{}}},\
+         \"fastest\":{{\"bits\":{},\"slider\":{}}}}}",
+        json_str(&c.vendor),
+        json_str(&c.brand),
+        c.family,
+        c.model,
+        json_str(&c.features()),
+        c.fast_pext(),
+        bits.join(","),
+        perft.join(","),
+        json_str(choice.bits.name()),
+        json_str(&source_text(&choice.bits_source)),
+        json_str(choice.slider.name()),
+        json_str(&source_text(&choice.slider_source)),
+        json_str(best.bits.name()),
+        json_str(best.slider.name()),
+    )
+}
