@@ -75,9 +75,11 @@ fn single<B: Bits, S: Slider>(a: &Args) -> Result<(), String> {
     let secs = start.elapsed().as_secs_f64();
     println!("Nodes searched: {nodes}");
     println!(
-        "Time: {:.3} s, {:.0} nodes/s",
+        "Time: {:.3} s, {:.0} nodes/s (bits {}, slider {})",
         secs,
-        nodes as f64 / secs.max(1e-9)
+        nodes as f64 / secs.max(1e-9),
+        B::PATH,
+        S::KIND
     );
     Ok(())
 }
