@@ -86,22 +86,74 @@ fn build(dirs: &[usize], seed: u64) -> Slider {
     s
 }
 
+/// Values for the documentation examples of one slider.
+struct Example {
+    pieces: &'static str,
+    occ: &'static str,
+    attacks: &'static str,
+    mask_a1: &'static str,
+    bits_a1: u32,
+}
+
 pub fn tables() -> Vec<Table> {
     const MAGIC: &str = "fancy magic bitboards (modern engines)";
     const PEXT: &str = "BMI2 PEXT indexing (modern engines)";
     let rook = build(&ROOK_DIRS, 0x524F_4F4B_0000_0001);
     let bishop = build(&BISHOP_DIRS, 0x4249_5348_0000_0001);
     let mut out = Vec::new();
-    for (piece, name, s) in [("rook", "ROOK", rook), ("bishop", "BISHOP", bishop)] {
+    // For the doc examples: a slider on d4 among a few pieces, its attacks, and the
+    // relevant mask of a1 with its bit count.
+    let rook_ex = Example {
+        pieces: "b4 and d7",
+        occ: "1 << 25 | 1 << 51",
+        attacks: "0x0008_0808_F608_0808",
+        mask_a1: "0x0001_0101_0101_017E",
+        bits_a1: 12,
+    };
+    let bishop_ex = Example {
+        pieces: "b2 and f6",
+        occ: "1 << 9 | 1 << 45",
+        attacks: "0x0001_2214_0014_2240",
+        mask_a1: "0x0040_2010_0804_0200",
+        bits_a1: 6,
+    };
+    for (piece, name, s, ex) in [
+        ("rook", "ROOK", rook, rook_ex),
+        ("bishop", "BISHOP", bishop, bishop_ex),
+    ] {
         let n = s.magic_attacks.len();
+        let Example {
+            pieces,
+            occ,
+            attacks,
+            mask_a1,
+            bits_a1,
+        } = ex;
+        // The full magic lookup, shown with each of the four small tables.
+        let magic_example = format!(
+            "```rust\n\
+             // A {piece} on d4 (square 27) with pieces on {pieces}.\n\
+             let (sq, occ): (usize, u64) = (27, {occ});\n\
+             let index = ((occ & {name}_MASK[sq]).wrapping_mul({name}_MAGIC[sq])\n\
+             \x20   >> {name}_SHIFT[sq]) as usize;\n\
+             let attacks = {name}_MAGIC_ATTACKS[{name}_OFFSET[sq] as usize + index];\n\
+             assert_eq!(attacks, {attacks});\n\
+             ```"
+        );
         out.push(Table::new(
             format!("{name}_MASK"),
             Elem::U64,
             &[64],
             MAGIC,
             format!(
-                "Relevant occupancy for a {piece} on `sq`: its empty-board rays without \
-                 the edge squares. Shared by the magic and PEXT indexing."
+                "Relevant occupancy for a {piece} on `sq`, indexed `[sq]`: its empty-board \
+                 rays without their last (edge) square, since a piece there blocks \
+                 nothing further. Shared by the magic and PEXT indexing: only the \
+                 occupancy under this mask selects an entry.\n\
+                 ```rust\n\
+                 assert_eq!({name}_MASK[0], {mask_a1}); // a1\n\
+                 assert_eq!({name}_MASK[0].count_ones(), {bits_a1});\n\
+                 ```"
             ),
             s.masks,
         ));
@@ -112,7 +164,12 @@ pub fn tables() -> Vec<Table> {
             MAGIC,
             format!(
                 "Start of square `sq`'s block in {name}_MAGIC_ATTACKS and \
-                 {name}_PEXT_ATTACKS (each block has `1 << popcount({name}_MASK[sq])` entries)."
+                 {name}_PEXT_ATTACKS, indexed `[sq]`. The blocks are laid out square \
+                 after square; each has `1 << popcount({name}_MASK[sq])` entries.\n\
+                 ```rust\n\
+                 assert_eq!({name}_OFFSET[0], 0);\n\
+                 assert_eq!({name}_OFFSET[1], 1 << {name}_MASK[0].count_ones());\n\
+                 ```"
             ),
             s.offsets,
         ));
@@ -121,7 +178,15 @@ pub fn tables() -> Vec<Table> {
             Elem::U64,
             &[64],
             MAGIC,
-            format!("Magic multiplier for a {piece} on `sq` (found at build time, fixed seed)."),
+            format!(
+                "Magic multiplier for a {piece} on `sq`, indexed `[sq]`: \
+                 `((occ & {name}_MASK[sq]) * {name}_MAGIC[sq]) >> {name}_SHIFT[sq]` (the \
+                 product modulo 2^64) numbers the relevant occupancies so that \
+                 occupancies with different attack sets never share an entry. Found at \
+                 build time by a seeded random search, so it is the same on every build; \
+                 these are brokkr's own numbers, not those of any other engine.\n\
+                 {magic_example}"
+            ),
             s.magics,
         ));
         out.push(Table::new(
@@ -129,7 +194,15 @@ pub fn tables() -> Vec<Table> {
             Elem::U8,
             &[64],
             MAGIC,
-            format!("Right shift for a {piece} on `sq`: `64 - popcount({name}_MASK[sq])`."),
+            format!(
+                "Right shift for a {piece} on `sq`, indexed `[sq]`: \
+                 `64 - popcount({name}_MASK[sq])`, so the magic index has as many bits \
+                 as the mask.\n\
+                 ```rust\n\
+                 assert_eq!({name}_SHIFT[0], 64 - {bits_a1}); // a1\n\
+                 assert_eq!({name}_SHIFT[27] as u32, 64 - {name}_MASK[27].count_ones());\n\
+                 ```"
+            ),
             s.shifts,
         ));
         out.push(Table::new(
@@ -138,8 +211,13 @@ pub fn tables() -> Vec<Table> {
             &[n],
             MAGIC,
             format!(
-                "{piece} attack sets: entry `{name}_OFFSET[sq] + (((occ & {name}_MASK[sq]) \
-                 * {name}_MAGIC[sq]) >> {name}_SHIFT[sq])`."
+                "Attack sets for fancy magic indexing, indexed \
+                 `{name}_OFFSET[sq] + (((occ & {name}_MASK[sq]) * {name}_MAGIC[sq]) >> \
+                 {name}_SHIFT[sq])` (the product modulo 2^64) for a {piece} on `sq` and \
+                 the board occupancy `occ`: each entry holds the squares the {piece} \
+                 attacks: the empty squares up to and including the first blocker in \
+                 each direction.\n\
+                 {magic_example}"
             ),
             s.magic_attacks,
         ));
@@ -148,7 +226,27 @@ pub fn tables() -> Vec<Table> {
             Elem::U64,
             &[n],
             PEXT,
-            format!("{piece} attack sets: entry `{name}_OFFSET[sq] + pext(occ, {name}_MASK[sq])`."),
+            format!(
+                "Attack sets for PEXT indexing, indexed \
+                 `{name}_OFFSET[sq] + pext(occ, {name}_MASK[sq])` for a {piece} on `sq` \
+                 and the board occupancy `occ`: each entry holds the squares the {piece} \
+                 attacks, as in {name}_MAGIC_ATTACKS but in another order. `pext` is \
+                 the BMI2 parallel bit extract (`_pext_u64`): the bits of `occ` under \
+                 the mask, packed from bit 0 up. It is fast on Intel Haswell and later \
+                 and AMD Zen 3 and later; earlier Zen parts implement it in microcode.\n\
+                 ```rust\n\
+                 // A {piece} on d4 (square 27) with pieces on {pieces}.\n\
+                 let (sq, occ): (usize, u64) = (27, {occ});\n\
+                 // pext in software: bit i of the index is occ's bit on the mask's i-th square.\n\
+                 let mask = {name}_MASK[sq];\n\
+                 let index = (0..64)\n\
+                 \x20   .filter(|&s| mask >> s & 1 != 0)\n\
+                 \x20   .enumerate()\n\
+                 \x20   .fold(0, |acc, (i, s)| acc | (occ >> s & 1) << i);\n\
+                 let attacks = {name}_PEXT_ATTACKS[{name}_OFFSET[sq] as usize + index as usize];\n\
+                 assert_eq!(attacks, {attacks});\n\
+                 ```"
+            ),
             s.pext_attacks,
         ));
     }

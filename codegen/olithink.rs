@@ -74,20 +74,41 @@ pub fn tables() -> Vec<Table> {
             Elem::U64,
             &[0x10000],
             ORIGIN,
-            "Attack sets and x-rays for the four lines, indexed `offset | (sq << 7) | key`.\n\
+            "Attack sets and x-rays for the four lines through every square, all in \
+             one array, indexed `offset | (sq << 7) | key`.\n\
              Offsets: 0x0000 rank, 0x2000 file, 0x4000 a1-h8 diagonal, 0x6000 h1-a8 \
-             diagonal (attack sets: empty squares up to and including the first blocker \
-             each way); add 0x8000 for the x-rays of the same line (in each direction, \
-             the square of the second piece met, the one behind the first blocker).\n\
-             Keys (7 bits): rank `(occ >> (sq & 56)) & 0x7E`; file \
+             diagonal. Their entries are attack sets: the empty squares up to and \
+             including the first blocker each way along the line. Add 0x8000 for the \
+             x-rays of the same line: in each direction, the square of the second piece \
+             met, the one behind the first blocker (for pins and discovered checks).\n\
+             Keys (7 bits) from the occupancy `occ` (products are modulo 2^64: \
+             `wrapping_mul` in Rust): rank `(occ >> (sq & 56)) & 0x7E`; file \
              `((occ >> (sq & 7)) & 0x0101010101010101) * 0x0080402010080400 >> 57`; \
-             diagonals `(occ & BMASK) * 0x0202020202020202 >> 57` with OLITHINK_BMASK45 \
-             or OLITHINK_BMASK135.\n\
-             A key cannot see the line's edge squares (a and h for ranks, 1 and 8 for \
-             files, the h-file square for diagonals). Attack sets do not depend on them. \
-             For x-rays an unseen edge square counts as occupied, so an x-ray entry may \
-             name an empty edge square: intersect it with the pieces you look for. Key \
-             values that no occupancy produces hold 0.",
+             a1-h8 diagonal `(occ & OLITHINK_BMASK45[sq]) * 0x0202020202020202 >> 57`; \
+             h1-a8 diagonal `(occ & OLITHINK_BMASK135[sq]) * 0x0202020202020202 >> 57`. \
+             A rook's attacks are the rank entry OR the file entry; a bishop's, the two \
+             diagonal entries.\n\
+             A key cannot see some squares of its line: a and h for ranks, 1 and 8 for \
+             files, the h-file square for diagonals. Attack sets do not depend on them. \
+             For x-rays an unseen square counts as occupied, so an x-ray entry may name \
+             an empty edge square: intersect it with the pieces you look for. Key values \
+             that no occupancy produces hold 0.\n\
+             ```rust\n\
+             // A rook on d4 (square 27) with pieces on b4 and d7.\n\
+             let (sq, occ): (usize, u64) = (27, 1 << 25 | 1 << 51);\n\
+             let rank_key = ((occ >> (sq & 56)) & 0x7E) as usize;\n\
+             let file_key = ((occ >> (sq & 7)) & 0x0101010101010101)\n\
+             \x20   .wrapping_mul(0x0080402010080400) >> 57;\n\
+             let file_key = file_key as usize;\n\
+             let attacks = OLITHINK_RAYS[(sq << 7) | rank_key]\n\
+             \x20   | OLITHINK_RAYS[0x2000 | (sq << 7) | file_key];\n\
+             // b4 c4 e4 f4 g4 h4 on the rank; d1 d2 d3 d5 d6 d7 on the file.\n\
+             assert_eq!(attacks, 0x0008_0808_F608_0808);\n\
+             // A rook on a1 with pieces on a3 and a6: the x-ray north is a6.\n\
+             let occ: u64 = 1 << 16 | 1 << 40;\n\
+             let key = ((occ & 0x0101010101010101).wrapping_mul(0x0080402010080400) >> 57) as usize;\n\
+             assert_eq!(OLITHINK_RAYS[0x8000 | 0x2000 | key] & occ, 1 << 40);\n\
+             ```",
             rays(),
         ),
         Table::new(
@@ -95,8 +116,13 @@ pub fn tables() -> Vec<Table> {
             Elem::U64,
             &[64],
             ORIGIN,
-            "The a1-h8 diagonal through each square, including the square: the mask for \
-             OliThink's key045.",
+            "The a1-h8 diagonal through each square, including the square, indexed \
+             `[sq]`: the mask for the key of OLITHINK_RAYS's a1-h8 diagonal entries \
+             (OliThink's key045).\n\
+             ```rust\n\
+             assert_eq!(OLITHINK_BMASK45[0], 0x8040_2010_0804_0201); // a1: a1-h8\n\
+             assert_eq!(OLITHINK_BMASK45[7], 1 << 7); // h1: just h1\n\
+             ```",
             (0..64).map(diag_a1h8).collect(),
         ),
         Table::new(
@@ -104,8 +130,13 @@ pub fn tables() -> Vec<Table> {
             Elem::U64,
             &[64],
             ORIGIN,
-            "The h1-a8 diagonal through each square, including the square: the mask for \
-             OliThink's key135.",
+            "The h1-a8 diagonal through each square, including the square, indexed \
+             `[sq]`: the mask for the key of OLITHINK_RAYS's h1-a8 diagonal entries \
+             (OliThink's key135).\n\
+             ```rust\n\
+             assert_eq!(OLITHINK_BMASK135[7], 0x0102_0408_1020_4080); // h1: h1-a8\n\
+             assert_eq!(OLITHINK_BMASK135[0], 1); // a1: just a1\n\
+             ```",
             (0..64).map(diag_h1a8).collect(),
         ),
     ]
