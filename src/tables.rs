@@ -28,6 +28,7 @@
 //! | [`BISHOP_MASK`], [`BISHOP_OFFSET`], [`BISHOP_MAGIC`], [`BISHOP_SHIFT`], [`BISHOP_MAGIC_ATTACKS`] | per square, then `u64 [5248]` | fancy magic bitboards | [`magic_bishop_attacks`] |
 //! | [`ROOK_PEXT_ATTACKS`], [`BISHOP_PEXT_ATTACKS`] | `u64`, indexed with `*_OFFSET` and `*_MASK` | BMI2 PEXT | |
 //! | [`KNIGHT_ATTACKS`], [`KING_ATTACKS`], [`PAWN_ATTACKS`] | `u64 [64]`, `[2][64]` for pawns | leaper attacks | [`knight_attacks`], [`king_attacks`], [`pawn_attacks`] |
+//! | [`ROOK_PSEUDO_ATTACKS`], [`BISHOP_PSEUDO_ATTACKS`] | `u64 [64]` | empty-board slider attacks (pinner and checker candidates) | |
 //! | [`BETWEEN`], [`LINE`] | `u64 [64][64]`, by two squares | line geometry | [`between`], [`line()`] |
 //! | [`RAYS`] | `u64 [8][64]`, by direction and square | classical rays | [`ray`] |
 //! | [`FILE_MASKS`], [`RANK_MASKS`] | `u64 [8]` | board geometry | |

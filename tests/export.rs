@@ -209,6 +209,8 @@ fn statics() -> Vec<Summary> {
         KNIGHT_ATTACKS,
         KING_ATTACKS,
         PAWN_ATTACKS,
+        ROOK_PSEUDO_ATTACKS,
+        BISHOP_PSEUDO_ATTACKS,
         BETWEEN,
         LINE,
         RAYS,
