@@ -8,5 +8,6 @@ pub mod attacks;
 pub mod bits;
 pub mod board;
 pub mod cli;
+pub mod qbb;
 pub mod tables;
 pub mod types;
