@@ -36,8 +36,8 @@ fn pop<B: Bits>(b: &mut Bitboard) -> usize {
 #[derive(Clone, Copy)]
 struct Enemy {
     pawns: Bitboard,
-    knights: Bitboard,
     king: Bitboard,
+    knights: Bitboard,
     diagonal: Bitboard,
     orthogonal: Bitboard,
 }
@@ -45,15 +45,18 @@ struct Enemy {
 impl Enemy {
     /// Whether a piece of the side not to move attacks `sq` when the occupancy is
     /// `occ`. Enemy pawns move down, so they attack `sq` from where a pawn of the
-    /// side to move on `sq` would attack.
+    /// side to move on `sq` would attack. A slider lookup is made only when a
+    /// slider stands on one of the square's lines.
     #[inline(always)]
     fn attacks<S: Slider>(&self, sq: usize, occ: Bitboard) -> bool {
         (PAWN_ATTACKS[0][sq] & self.pawns)
             | (KNIGHT_ATTACKS[sq] & self.knights)
             | (KING_ATTACKS[sq] & self.king)
             != 0
-            || S::bishop_any(sq, occ) & self.diagonal != 0
-            || S::rook_any(sq, occ) & self.orthogonal != 0
+            || (BISHOP_PSEUDO_ATTACKS[sq] & self.diagonal != 0
+                && S::bishop_any(sq, occ) & self.diagonal != 0)
+            || (ROOK_PSEUDO_ATTACKS[sq] & self.orthogonal != 0
+                && S::rook_any(sq, occ) & self.orthogonal != 0)
     }
 }
 
@@ -67,19 +70,34 @@ impl Qbb {
         let pawns = self.pawns();
         let diagonal = self.diagonal_sliders();
         let orthogonal = self.orthogonal_sliders();
+        let their_pawns = pawns & them;
+        let kings = self.kings();
+        let ksq = (B::lsb(kings & us) & 63) as usize;
         let enemy = Enemy {
-            pawns: pawns & them,
+            pawns: their_pawns,
+            king: kings & them,
             knights: self.knights() & them,
-            king: self.kings() & them,
             diagonal: diagonal & them,
             orthogonal: orthogonal & them,
         };
-        let ksq = (B::lsb(self.kings() & us) & 63) as usize;
 
-        let checkers = (PAWN_ATTACKS[0][ksq] & enemy.pawns)
-            | (KNIGHT_ATTACKS[ksq] & enemy.knights)
-            | (S::bishop_any(ksq, occ) & enemy.diagonal)
-            | (S::rook_any(ksq, occ) & enemy.orthogonal);
+        // Enemy sliders on the king's lines (ignoring what stands between) check
+        // when nothing is between and pin a lone piece of ours; one pass finds
+        // both, without slider lookups from the king.
+        let mut checkers =
+            (PAWN_ATTACKS[0][ksq] & their_pawns) | (KNIGHT_ATTACKS[ksq] & enemy.knights);
+        let mut pinned = 0;
+        let mut snipers = (ROOK_PSEUDO_ATTACKS[ksq] & enemy.orthogonal)
+            | (BISHOP_PSEUDO_ATTACKS[ksq] & enemy.diagonal);
+        while snipers != 0 {
+            let s = pop::<B>(&mut snipers);
+            let between = BETWEEN[ksq][s] & occ;
+            if between == 0 {
+                checkers |= 1 << s;
+            } else if between & between.wrapping_sub(1) == 0 {
+                pinned |= between & us;
+            }
+        }
 
         // King moves, tested with the king off the board so that a slider's
         // attack runs on through the square it leaves.
@@ -105,18 +123,6 @@ impl Qbb {
             !0
         };
         let targets = !us & check_mask;
-
-        // Pieces of ours alone between the king and an enemy slider on its line.
-        let mut pinned = 0;
-        let mut snipers = (ROOK_PSEUDO_ATTACKS[ksq] & enemy.orthogonal)
-            | (BISHOP_PSEUDO_ATTACKS[ksq] & enemy.diagonal);
-        while snipers != 0 {
-            let s = pop::<B>(&mut snipers);
-            let between = BETWEEN[ksq][s] & occ;
-            if between & between.wrapping_sub(1) == 0 {
-                pinned |= between & us;
-            }
-        }
 
         // Knights: a pinned knight never moves.
         let mut knights = self.knights() & us & !pinned;
