@@ -1,7 +1,7 @@
 //! Copy-make on a [`Qbb`]: edit a copy of the four bitboards, then flip it so the
 //! other side moves "up".
 
-use super::{Qbb, KING, KNIGHT, PAWN, QUEEN, RANK_1, ROOK};
+use super::{Qbb, BISHOP, KING, KNIGHT, PAWN, QUEEN, RANK_1, ROOK};
 use crate::tables::PAWN_ATTACKS;
 use crate::types::*;
 
@@ -22,6 +22,47 @@ impl Qbb {
         self.pm |= bb;
     }
 
+    /// Pass the turn: the other side's pieces become `pm`, and every bitboard is
+    /// flipped so that side moves up.
+    #[inline(always)]
+    fn flipped(mut self) -> Qbb {
+        self.pm ^= self.occupied();
+        self.swap();
+        self.black = !self.black;
+        self
+    }
+
+    /// The position after the piece with type `code` on `from` moves to `to`,
+    /// taking whatever stands there: every move but castling, en passant, a
+    /// promotion or a pawn's double step.
+    #[inline(always)]
+    pub(crate) fn make_simple(&self, from: usize, to: usize, code: u8) -> Qbb {
+        let moved = (1u64 << from) | (1u64 << to);
+        let mut q = *self;
+        // A move from or to a rook's square ends that rook's castling rights.
+        q.castle &= !moved;
+        if code == KING {
+            q.castle &= !RANK_1;
+        }
+        q.ep = 0;
+        q.clear(moved);
+        q.put_ours(code, 1 << to);
+        q.flipped()
+    }
+
+    /// The position after a pawn's double step from `from`.
+    #[inline(always)]
+    pub(crate) fn make_double_step(&self, from: usize) -> Qbb {
+        let mut q = self.make_simple(from, from + 16, PAWN);
+        // Record the square only if an enemy pawn could take there, as the main
+        // board does, so the two stay comparable. (`q` is already flipped.)
+        let ep = from + 8;
+        if PAWN_ATTACKS[0][ep & 63] & self.pawns() & self.them() != 0 {
+            q.ep = (1u64 << ep).swap_bytes();
+        }
+        q
+    }
+
     /// The position after the legal move `m` (relative coordinates), seen from the
     /// other side.
     ///
@@ -31,38 +72,30 @@ impl Qbb {
     pub fn make(&self, m: Move) -> Qbb {
         let from = m.from().index();
         let to = m.to().index();
+        let code = match m.kind() {
+            MoveKind::Normal => {
+                let code = self.code_at(from);
+                return if code == PAWN && to == from + 16 {
+                    self.make_double_step(from)
+                } else {
+                    self.make_simple(from, to, code)
+                };
+            }
+            MoveKind::Promotion => match m.promotion_kind() {
+                Some(PieceKind::Knight) => KNIGHT,
+                Some(PieceKind::Bishop) => BISHOP,
+                Some(PieceKind::Rook) => ROOK,
+                _ => QUEEN,
+            },
+            MoveKind::EnPassant => PAWN,
+            MoveKind::Castling => KING,
+        };
         let from_bb = 1u64 << from;
         let to_bb = 1u64 << to;
         let mut q = *self;
-        // A move from or to a rook's square ends that rook's castling rights.
         q.castle &= !(from_bb | to_bb);
         q.ep = 0;
         match m.kind() {
-            MoveKind::Normal => {
-                let code = self.code_at(from);
-                q.clear(from_bb | to_bb);
-                q.put_ours(code, to_bb);
-                if code == KING {
-                    q.castle &= !RANK_1;
-                } else if code == PAWN && to == from + 16 {
-                    // Record the square only if an enemy pawn could take there,
-                    // as the main board does, so the two stay comparable.
-                    let ep = from + 8;
-                    if PAWN_ATTACKS[0][ep] & self.pawns() & self.them() != 0 {
-                        q.ep = 1 << ep;
-                    }
-                }
-            }
-            MoveKind::Promotion => {
-                let code = match m.promotion_kind() {
-                    Some(PieceKind::Knight) => KNIGHT,
-                    Some(PieceKind::Bishop) => super::BISHOP,
-                    Some(PieceKind::Rook) => ROOK,
-                    _ => QUEEN,
-                };
-                q.clear(from_bb | to_bb);
-                q.put_ours(code, to_bb);
-            }
             MoveKind::EnPassant => {
                 q.clear(from_bb | to_bb >> 8);
                 q.put_ours(PAWN, to_bb);
@@ -75,10 +108,12 @@ impl Qbb {
                 q.put_ours(ROOK, 1 << rook_to);
                 q.castle &= !RANK_1;
             }
+            _ => {
+                // A promotion.
+                q.clear(from_bb | to_bb);
+                q.put_ours(code, to_bb);
+            }
         }
-        q.pm ^= q.occupied();
-        q.swap();
-        q.black = !q.black;
-        q
+        q.flipped()
     }
 }

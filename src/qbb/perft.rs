@@ -4,7 +4,7 @@
 //! move to a sink that makes it on a copy of the board and searches the child at
 //! once, so a node costs one 56-byte copy and no heap or list traffic.
 
-use super::Qbb;
+use super::{Qbb, BISHOP, KNIGHT, PAWN, QUEEN, ROOK};
 use crate::attacks::Slider;
 use crate::bits::Bits;
 use crate::board::movegen::Sink;
@@ -56,46 +56,51 @@ struct Expand<'a, B: Bits, S: Slider> {
 
 impl<B: Bits, S: Slider> Expand<'_, B, S> {
     #[inline(always)]
-    fn child(&mut self, m: Move) {
-        self.nodes += perft::<B, S>(&self.q.make(m), self.depth);
+    fn child(&mut self, q: &Qbb) {
+        self.nodes += perft::<B, S>(q, self.depth);
     }
 }
 
 impl<B: Bits, S: Slider> Sink for Expand<'_, B, S> {
     #[inline(always)]
     fn piece_moves(&mut self, from: usize, mut targets: Bitboard) {
+        if targets == 0 {
+            return;
+        }
+        let code = self.q.code_at(from);
         while targets != 0 {
-            let to = B::pop_lsb(&mut targets);
-            self.child(Move::normal(from as u32, to));
+            let to = B::pop_lsb(&mut targets) as usize;
+            self.child(&self.q.make_simple(from, to, code));
         }
     }
 
     #[inline(always)]
     fn pawn_moves(&mut self, mut targets: Bitboard, delta: i32) {
         while targets != 0 {
-            let to = B::pop_lsb(&mut targets);
-            self.child(Move::normal((to as i32 - delta) as u32, to));
+            let to = B::pop_lsb(&mut targets) as usize;
+            let from = (to as i32 - delta) as usize;
+            let child = if delta == 16 {
+                self.q.make_double_step(from)
+            } else {
+                self.q.make_simple(from, to, PAWN)
+            };
+            self.child(&child);
         }
     }
 
     #[inline(always)]
     fn promotions(&mut self, mut targets: Bitboard, delta: i32) {
         while targets != 0 {
-            let to = B::pop_lsb(&mut targets);
-            let from = (to as i32 - delta) as u32;
-            for kind in [
-                PieceKind::Queen,
-                PieceKind::Knight,
-                PieceKind::Rook,
-                PieceKind::Bishop,
-            ] {
-                self.child(Move::promotion(from, to, kind));
+            let to = B::pop_lsb(&mut targets) as usize;
+            let from = (to as i32 - delta) as usize;
+            for code in [QUEEN, KNIGHT, ROOK, BISHOP] {
+                self.child(&self.q.make_simple(from, to, code));
             }
         }
     }
 
     #[inline(always)]
     fn push(&mut self, m: Move) {
-        self.child(m);
+        self.child(&self.q.make(m));
     }
 }
