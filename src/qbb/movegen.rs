@@ -275,17 +275,4 @@ impl Qbb {
         self.generate::<B, S, _>(&mut Collect::<B>::new(&mut list));
         list
     }
-
-    /// Whether the side to move is in check.
-    pub fn in_check<S: Slider>(&self) -> bool {
-        let occ = self.occupied();
-        let them = occ ^ self.pm;
-        let ksq = (self.kings() & self.pm).trailing_zeros() as usize & 63;
-        (PAWN_ATTACKS[0][ksq] & self.pawns()
-            | KNIGHT_ATTACKS[ksq] & self.knights()
-            | S::bishop_any(ksq, occ) & self.diagonal_sliders()
-            | S::rook_any(ksq, occ) & self.orthogonal_sliders())
-            & them
-            != 0
-    }
 }
