@@ -10,5 +10,6 @@ pub mod board;
 pub mod cli;
 pub mod config;
 pub mod paths;
+pub mod qbb;
 pub mod tables;
 pub mod types;

@@ -6,25 +6,27 @@ use crate::attacks::Slider;
 use crate::bits::Bits;
 use crate::board::perft::{divide, parse_suite, perft};
 use crate::board::Board;
+use crate::qbb::{self, Qbb};
 use std::io::{IsTerminal, Write};
 use std::time::Instant;
 
 const HELP: &str = "\
-usage: brokkr perft DEPTH [--fen FEN] [--divide] [--bits PATH] [--slider NAME]
-       brokkr perft --epd FILE [--max-nodes N] [--bits PATH] [--slider NAME]
+usage: brokkr perft DEPTH [--fen FEN] [--divide] [--board NAME] [--bits PATH] [--slider NAME]
+       brokkr perft --epd FILE [--max-nodes N] [--board NAME] [--bits PATH] [--slider NAME]
 
   DEPTH            plies to search (0-20)
   --fen FEN        the position (default: the start position)
   --divide         print each root move with its count
   --epd FILE       check every position of a perft suite (`FEN ;D1 n ;D2 n ...`)
   --max-nodes N    with --epd: skip counts larger than N
+  --board NAME     board representation: main (default) or qbb (quad-bitboard)
   --bits PATH      bitscan/popcount path (asm, bmi, table, portable, extern, extern-bmi)
   --slider NAME    slider-attack backend";
 
 pub fn run(args: &[String]) -> Result<(), String> {
     let a = Args::parse(
         args,
-        &["fen", "epd", "max-nodes", "bits", "slider"],
+        &["fen", "epd", "max-nodes", "board", "bits", "slider"],
         &["divide", "help"],
     )?;
     if a.flag("help") {
@@ -33,20 +35,40 @@ pub fn run(args: &[String]) -> Result<(), String> {
     }
     let choice = choice(&a)?;
     let (bits, slider) = (choice.bits, choice.slider);
+    let kind = match a.value("board").unwrap_or("main") {
+        "main" => BoardKind::Main,
+        "qbb" => BoardKind::Qbb,
+        other => return Err(format!("unknown board '{other}' (expected main or qbb)")),
+    };
     crate::with_bits!(bits, B => crate::with_slider!(slider, S => {
         if let Some(file) = a.value("epd") {
             if !a.positional.is_empty() || a.value("fen").is_some() || a.flag("divide") {
                 return Err("--epd takes no DEPTH, --fen or --divide".to_string());
             }
             let max = a.parsed::<u64>("max-nodes")?.unwrap_or(u64::MAX);
-            suite::<B, S>(file, max)
+            suite::<B, S>(kind, file, max)
         } else {
-            single::<B, S>(&a)
+            single::<B, S>(kind, &a)
         }
     }))
 }
 
-fn single<B: Bits, S: Slider>(a: &Args) -> Result<(), String> {
+/// Which board representation counts the nodes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum BoardKind {
+    Main,
+    Qbb,
+}
+
+/// Perft of `board` on the chosen representation.
+fn count<B: Bits, S: Slider>(kind: BoardKind, board: &Board<S>, depth: u32) -> u64 {
+    match kind {
+        BoardKind::Main => perft::<B, S>(board, depth),
+        BoardKind::Qbb => qbb::perft::<B, S>(&Qbb::from_board(board), depth),
+    }
+}
+
+fn single<B: Bits, S: Slider>(kind: BoardKind, a: &Args) -> Result<(), String> {
     let depth = match a.positional.as_slice() {
         [d] => d
             .parse::<u32>()
@@ -63,14 +85,18 @@ fn single<B: Bits, S: Slider>(a: &Args) -> Result<(), String> {
     let start = Instant::now();
     let nodes = if a.flag("divide") {
         let mut total = 0;
-        for (m, n) in divide::<B, S>(&board, depth) {
+        let rows = match kind {
+            BoardKind::Main => divide::<B, S>(&board, depth),
+            BoardKind::Qbb => qbb::divide::<B, S>(&Qbb::from_board(&board), depth),
+        };
+        for (m, n) in rows {
             println!("{}: {n}", board.to_uci(m));
             total += n;
         }
         println!();
         total
     } else {
-        perft::<B, S>(&board, depth)
+        count::<B, S>(kind, &board, depth)
     };
     let secs = start.elapsed().as_secs_f64();
     println!("Nodes searched: {nodes}");
@@ -84,7 +110,7 @@ fn single<B: Bits, S: Slider>(a: &Args) -> Result<(), String> {
     Ok(())
 }
 
-fn suite<B: Bits, S: Slider>(file: &str, max_nodes: u64) -> Result<(), String> {
+fn suite<B: Bits, S: Slider>(kind: BoardKind, file: &str, max_nodes: u64) -> Result<(), String> {
     let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read '{file}': {e}"))?;
     let entries = parse_suite(&text).map_err(|e| format!("{file}: {e}"))?;
     let progress = std::io::stderr().is_terminal();
@@ -104,7 +130,7 @@ fn suite<B: Bits, S: Slider>(file: &str, max_nodes: u64) -> Result<(), String> {
             if expected > max_nodes {
                 continue;
             }
-            let got = perft::<B, S>(&board, depth);
+            let got = count::<B, S>(kind, &board, depth);
             nodes += got;
             checked += 1;
             if got != expected {
