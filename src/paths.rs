@@ -148,6 +148,32 @@ pub fn time_main_perft<B: Bits, S: Slider>() -> PerftTiming {
     }
 }
 
+/// Time perft of the quad-bitboard board with bit path `B` and backend `S`.
+pub fn time_qbb_perft<B: Bits, S: Slider>() -> PerftTiming {
+    let boards: Vec<(crate::qbb::Qbb, u32)> = POSITIONS
+        .iter()
+        .map(|&(fen, d)| (crate::qbb::Qbb::from_fen(fen).expect("valid"), d))
+        .collect();
+    let nodes: u64 = boards
+        .iter()
+        .map(|(b, d)| crate::qbb::perft::<B, S>(b, *d))
+        .sum();
+    let secs = median_time(3, Duration::from_millis(1), || {
+        let n: u64 = boards
+            .iter()
+            .map(|(b, d)| crate::qbb::perft::<B, S>(black_box(b), *d))
+            .sum();
+        black_box(n);
+    });
+    PerftTiming {
+        board: "qbb",
+        slider: Some(S::KIND),
+        bits: B::PATH,
+        nodes,
+        nps: nodes as f64 / secs,
+    }
+}
+
 /// Everything `brokkr paths` measures.
 #[derive(Clone, Debug)]
 pub struct Report {
@@ -170,7 +196,7 @@ pub fn measure(mut progress: impl FnMut(usize, usize, &str)) -> Report {
         .collect();
     let default_bits = BitPath::default_for(&cpu).0;
     let default_slider = SliderKind::default_for(&cpu).0;
-    let total = paths.len() * 2 + sliders.len() - 1;
+    let total = paths.len() * 2 + sliders.len();
     let mut step = 0;
     let boards = sample_bitboards();
     let mut report = Report {
@@ -199,5 +225,14 @@ pub fn measure(mut progress: impl FnMut(usize, usize, &str)) -> Report {
         let t = crate::with_bits!(default_bits, B => crate::with_slider!(k, S => time_main_perft::<B, S>()));
         report.perft.push(t);
     }
+    // The quad-bitboard board, with the defaults.
+    step += 1;
+    progress(
+        step,
+        total,
+        &format!("perft qbb/{default_slider}/{default_bits}"),
+    );
+    let t = crate::with_bits!(default_bits, B => crate::with_slider!(default_slider, S => time_qbb_perft::<B, S>()));
+    report.perft.push(t);
     report
 }
