@@ -1,10 +1,12 @@
 //! Perft: count the leaf nodes of the legal move tree, with bulk counting at the
 //! last ply (the moves there are counted with popcounts, never listed or made).
 
+use super::movegen::{Sink, Stage};
 use super::Board;
 use crate::attacks::Slider;
 use crate::bits::Bits;
-use crate::types::Move;
+use crate::types::{Move, PieceKind};
+use std::marker::PhantomData;
 
 /// The number of leaf nodes `depth` plies below `b`.
 pub fn perft<B: Bits, S: Slider>(b: &Board<S>, depth: u32) -> u64 {
@@ -12,13 +14,70 @@ pub fn perft<B: Bits, S: Slider>(b: &Board<S>, depth: u32) -> u64 {
         0 => 1,
         1 => b.count_moves::<B>(),
         _ => {
-            let moves = b.legal_moves::<B>();
-            let mut nodes = 0;
-            for m in moves.iter() {
-                nodes += perft::<B, S>(&b.with_move(m), depth - 1);
-            }
-            nodes
+            let mut walk = Walk::<B, S> {
+                board: b,
+                depth: depth - 1,
+                nodes: 0,
+                bits: PhantomData,
+            };
+            b.generate::<B, _>(Stage::All, &mut walk);
+            walk.nodes
         }
+    }
+}
+
+/// A sink that plays each generated move at once and counts below it, so the
+/// interior nodes need no move list.
+struct Walk<'a, B: Bits, S: Slider> {
+    board: &'a Board<S>,
+    depth: u32,
+    nodes: u64,
+    bits: PhantomData<B>,
+}
+
+impl<B: Bits, S: Slider> Walk<'_, B, S> {
+    #[inline(always)]
+    fn visit(&mut self, m: Move) {
+        self.nodes += perft::<B, S>(&self.board.with_move(m), self.depth);
+    }
+}
+
+impl<B: Bits, S: Slider> Sink for Walk<'_, B, S> {
+    #[inline(always)]
+    fn piece_moves(&mut self, from: usize, mut targets: u64) {
+        while targets != 0 {
+            let to = B::pop_lsb(&mut targets);
+            self.visit(Move::normal(from as u32, to));
+        }
+    }
+
+    #[inline(always)]
+    fn pawn_moves(&mut self, mut targets: u64, delta: i32) {
+        while targets != 0 {
+            let to = B::pop_lsb(&mut targets);
+            self.visit(Move::normal((to as i32 - delta) as u32, to));
+        }
+    }
+
+    #[inline(always)]
+    fn promotions(&mut self, mut targets: u64, delta: i32) {
+        while targets != 0 {
+            let to = B::pop_lsb(&mut targets);
+            let from = (to as i32 - delta) as u32;
+            for kind in [
+                PieceKind::Queen,
+                PieceKind::Knight,
+                PieceKind::Rook,
+                PieceKind::Bishop,
+            ] {
+                self.visit(Move::promotion(from, to, kind));
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn push(&mut self, m: Move) {
+        self.visit(m);
     }
 }
 
