@@ -131,3 +131,27 @@ fn default_path_is_available() {
     assert!(!why.is_empty());
     assert_eq!(BitPath::detect(), path);
 }
+
+#[test]
+fn fast_pext_only_where_pext_is_not_microcoded() {
+    let cpu = |vendor: &str, family: u32, bmi2: bool| Cpu {
+        vendor: vendor.to_string(),
+        family,
+        bmi2,
+        ..Cpu::default()
+    };
+    // Microcoded: AMD families 15h-17h (Excavator, Zen 1/2) and Hygon's Zen-based 18h.
+    for family in [0x15, 0x16, 0x17] {
+        assert!(
+            !cpu("AuthenticAMD", family, true).fast_pext(),
+            "AMD {family:#x}"
+        );
+    }
+    assert!(!cpu("HygonGenuine", 0x18, true).fast_pext(), "Hygon Dhyana");
+    // Native: Zen 3 and later, Intel.
+    assert!(cpu("AuthenticAMD", 0x19, true).fast_pext());
+    assert!(cpu("AuthenticAMD", 0x1A, true).fast_pext());
+    assert!(cpu("GenuineIntel", 6, true).fast_pext());
+    // No BMI2, no PEXT at all.
+    assert!(!cpu("GenuineIntel", 6, false).fast_pext());
+}
