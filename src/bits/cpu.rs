@@ -37,10 +37,12 @@ impl Cpu {
         cpu
     }
 
-    /// PEXT is microcoded on AMD before Zen 3 (families 15h-17h): hundreds of
-    /// cycles, far slower than a magic multiply.
+    /// PEXT is microcoded on AMD before Zen 3 (families 15h-17h) and on Hygon's
+    /// Zen-based Dhyana (family 18h, vendor `HygonGenuine`): hundreds of cycles, far
+    /// slower than a magic multiply.
     pub fn fast_pext(&self) -> bool {
-        self.bmi2 && !(self.vendor == "AuthenticAMD" && (0x15..=0x18).contains(&self.family))
+        let zen_like = self.vendor == "AuthenticAMD" || self.vendor == "HygonGenuine";
+        self.bmi2 && !(zen_like && (0x15..=0x18).contains(&self.family))
     }
 
     /// The detected features, space-separated.
