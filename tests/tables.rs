@@ -812,3 +812,11 @@ fn reference_sanity() {
     assert_eq!(relevant_mask(0, &ROOK_DIRS).count_ones(), 12);
     assert_eq!(relevant_mask(27, &BISHOP_DIRS).count_ones(), 9);
 }
+
+#[test]
+fn pseudo_attacks_are_empty_board_attacks() {
+    for sq in 0..64 {
+        assert_eq!(ROOK_PSEUDO_ATTACKS[sq], rook(sq, 0), "rook {sq}");
+        assert_eq!(BISHOP_PSEUDO_ATTACKS[sq], bishop(sq, 0), "bishop {sq}");
+    }
+}
