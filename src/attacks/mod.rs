@@ -8,6 +8,7 @@
 //!
 //! | backend | origin | technique |
 //! |---|---|---|
+//! | [`Rotated`] | Gk | `[64][256]` tables indexed by line bytes kept in make |
 //! | [`Magic`] | modern engines | fancy magic bitboards |
 //! | [`Pext`] | modern engines | BMI2 `pext` indexing |
 //!
@@ -18,9 +19,11 @@
 
 mod magic;
 mod pext;
+mod rotated;
 
 pub use magic::Magic;
 pub use pext::Pext;
+pub use rotated::{LineOccupancy, Rotated};
 
 use crate::bits::Cpu;
 use crate::board::movegen::Sink;
@@ -123,17 +126,20 @@ pub enum SliderKind {
     Magic,
     /// BMI2 `pext` indexing.
     Pext,
+    /// Gk's rotated bitboards (line bytes kept in make).
+    Rotated,
 }
 
 impl SliderKind {
     /// Every backend, in display order.
-    pub const ALL: [SliderKind; 2] = [SliderKind::Magic, SliderKind::Pext];
+    pub const ALL: [SliderKind; 3] = [SliderKind::Magic, SliderKind::Pext, SliderKind::Rotated];
 
     /// The name used on the command line and in engine options.
     pub const fn name(self) -> &'static str {
         match self {
             SliderKind::Magic => "magic",
             SliderKind::Pext => "pext",
+            SliderKind::Rotated => "rotated",
         }
     }
 
@@ -197,6 +203,10 @@ macro_rules! with_slider {
             }
             $crate::attacks::SliderKind::Pext => {
                 type $S = $crate::attacks::Pext;
+                $body
+            }
+            $crate::attacks::SliderKind::Rotated => {
+                type $S = $crate::attacks::Rotated;
                 $body
             }
         }
