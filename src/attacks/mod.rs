@@ -9,6 +9,7 @@
 //! | backend | origin | technique |
 //! |---|---|---|
 //! | [`Rotated`] | Gk | `[64][256]` tables indexed by line bytes kept in make |
+//! | [`Kindergarten`] | OliThink 5 | multiply keys into one 64K table, with x-rays |
 //! | [`Magic`] | modern engines | fancy magic bitboards |
 //! | [`Pext`] | modern engines | BMI2 `pext` indexing |
 //!
@@ -17,10 +18,12 @@
 //! a slider's moves ([`Slider::rook_moves`]; a ray walk in Thor's Hammer's way). The
 //! defaults build both from attack sets.
 
+mod kindergarten;
 mod magic;
 mod pext;
 mod rotated;
 
+pub use kindergarten::Kindergarten;
 pub use magic::Magic;
 pub use pext::Pext;
 pub use rotated::{LineOccupancy, Rotated};
@@ -128,11 +131,18 @@ pub enum SliderKind {
     Pext,
     /// Gk's rotated bitboards (line bytes kept in make).
     Rotated,
+    /// OliThink 5's kindergarten multiply keys, with x-rays.
+    Kindergarten,
 }
 
 impl SliderKind {
     /// Every backend, in display order.
-    pub const ALL: [SliderKind; 3] = [SliderKind::Magic, SliderKind::Pext, SliderKind::Rotated];
+    pub const ALL: [SliderKind; 4] = [
+        SliderKind::Magic,
+        SliderKind::Pext,
+        SliderKind::Rotated,
+        SliderKind::Kindergarten,
+    ];
 
     /// The name used on the command line and in engine options.
     pub const fn name(self) -> &'static str {
@@ -140,6 +150,7 @@ impl SliderKind {
             SliderKind::Magic => "magic",
             SliderKind::Pext => "pext",
             SliderKind::Rotated => "rotated",
+            SliderKind::Kindergarten => "kindergarten",
         }
     }
 
@@ -207,6 +218,10 @@ macro_rules! with_slider {
             }
             $crate::attacks::SliderKind::Rotated => {
                 type $S = $crate::attacks::Rotated;
+                $body
+            }
+            $crate::attacks::SliderKind::Kindergarten => {
+                type $S = $crate::attacks::Kindergarten;
                 $body
             }
         }
