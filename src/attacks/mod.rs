@@ -10,6 +10,7 @@
 //! |---|---|---|
 //! | [`Rotated`] | Gk | `[64][256]` tables indexed by line bytes kept in make |
 //! | [`Kindergarten`] | OliThink 5 | multiply keys into one 64K table, with x-rays |
+//! | [`RayLoop`] | Thor's Hammer | ray walking, captures found with reverse bitboards |
 //! | [`Magic`] | modern engines | fancy magic bitboards |
 //! | [`Pext`] | modern engines | BMI2 `pext` indexing |
 //!
@@ -21,11 +22,13 @@
 mod kindergarten;
 mod magic;
 mod pext;
+mod rayloop;
 mod rotated;
 
 pub use kindergarten::Kindergarten;
 pub use magic::Magic;
 pub use pext::Pext;
+pub use rayloop::RayLoop;
 pub use rotated::{LineOccupancy, Rotated};
 
 use crate::bits::Cpu;
@@ -133,15 +136,18 @@ pub enum SliderKind {
     Rotated,
     /// OliThink 5's kindergarten multiply keys, with x-rays.
     Kindergarten,
+    /// Thor's Hammer's ray walking with reverse bitboards.
+    RayLoop,
 }
 
 impl SliderKind {
     /// Every backend, in display order.
-    pub const ALL: [SliderKind; 4] = [
+    pub const ALL: [SliderKind; 5] = [
         SliderKind::Magic,
         SliderKind::Pext,
         SliderKind::Rotated,
         SliderKind::Kindergarten,
+        SliderKind::RayLoop,
     ];
 
     /// The name used on the command line and in engine options.
@@ -151,6 +157,7 @@ impl SliderKind {
             SliderKind::Pext => "pext",
             SliderKind::Rotated => "rotated",
             SliderKind::Kindergarten => "kindergarten",
+            SliderKind::RayLoop => "rayloop",
         }
     }
 
@@ -222,6 +229,10 @@ macro_rules! with_slider {
             }
             $crate::attacks::SliderKind::Kindergarten => {
                 type $S = $crate::attacks::Kindergarten;
+                $body
+            }
+            $crate::attacks::SliderKind::RayLoop => {
+                type $S = $crate::attacks::RayLoop;
                 $body
             }
         }
