@@ -302,7 +302,7 @@ fn move_emission_equals_magic() {
 
 #[test]
 fn diag_indices_in_range() {
-    // The rotated backend indexes its 15-byte arrays with these without a check.
+    // The rotated backend indexes its 15-byte diagonal arrays with these.
     for sq in 0..64 {
         let (rank, file) = (sq / 8, sq % 8);
         assert_eq!(ROTATED_DIAG_A1H8_INDEX[sq] as usize, 7 - rank + file);

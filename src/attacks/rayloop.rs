@@ -62,12 +62,12 @@ const NW: usize = 7;
 /// The square step of each direction.
 const DELTA: [i32; 8] = [8, 9, 1, -7, -8, -9, -1, 7];
 
+/// The ray from `sq` in direction `dir`. Masking keeps the indexing check-free
+/// without `unsafe` (unchecked indexing measured no faster).
 #[inline(always)]
 fn ray(dir: usize, sq: usize) -> u64 {
     debug_assert!(dir < 8 && sq < 64);
-    // SAFETY: dir is one of the constants above (< 8) and sq < 64 is the caller's
-    // contract.
-    unsafe { *RAYS.get_unchecked(dir).get_unchecked(sq) }
+    RAYS[dir & 7][sq & 63]
 }
 
 /// The attack set along a ray pointing to higher squares.
