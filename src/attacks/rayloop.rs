@@ -32,13 +32,21 @@
 //! never has to look at what stopped it.
 //!
 //! **Attack sets** ([`Slider::rook`], used for checkers, king safety and the other
-//! queries) are built without a walk or a bitscan, with the same reversal. For a
-//! ray pointing higher with blockers `b = ray & occ`, `b ^ (b - 1)` sets every bit
-//! up to and including the lowest blocker (all bits when `b` is empty), so
-//! `ray & (b ^ (b - 1))` is the ray's attack set. Rays pointing lower are the
-//! mirror image: reverse the occupancy, apply the same formula to the mirrored rays
-//! `RAYS[d ^ 4][63 - sq]`, and reverse the union of the results back — two
-//! `reverse_bits` per rook or bishop.
+//! queries) are built without a walk or a bitscan, one ray at a time:
+//!
+//! - a ray pointing higher, with blockers `b = ray & occ`: `b ^ (b - 1)` sets every
+//!   bit up to and including the lowest blocker (all bits when `b` is empty), so
+//!   `ray & (b ^ (b - 1))` is the ray's attack set;
+//! - a ray pointing lower with step `s`: smear the blockers down the ray,
+//!   `f = b >> s`, then `f |= f >> s`, `f |= f >> 2s`, `f |= f >> 4s`, which marks
+//!   every ray square beyond a blocker (squares that wrap off the ray are removed
+//!   by the final mask, and cannot wrap back onto it), and `ray & !f` is the
+//!   attack set.
+//!
+//! Mirroring the lower rays with `reverse_bits` and reusing the first formula also
+//! works (two reversals per rook or bishop), but x86-64 has no bit-reverse
+//! instruction, and the smear measured about 15% faster in start-position perft
+//! (no slower on Kiwipete).
 
 use super::{Slider, SliderKind};
 use crate::board::movegen::Sink;
@@ -77,15 +85,23 @@ fn up_attacks(ray: u64, occ: u64) -> u64 {
     ray & (b ^ b.wrapping_sub(1))
 }
 
-/// Attacks along two rays pointing higher (`up`) and two pointing lower (`down`,
-/// given as the opposite directions from the mirrored square).
+/// The attack set along a ray pointing to lower squares, `step` apart.
+#[inline(always)]
+fn down_attacks(ray: u64, occ: u64, step: u32) -> u64 {
+    let mut beyond = (ray & occ) >> step;
+    beyond |= beyond >> step;
+    beyond |= beyond >> (2 * step);
+    beyond |= beyond >> (4 * step);
+    ray & !beyond
+}
+
+/// Attacks along two rays pointing higher (`up`) and two pointing lower (`down`).
 #[inline(always)]
 fn attacks(sq: usize, occ: u64, up: [usize; 2], down: [usize; 2]) -> u64 {
-    let m = 63 - (sq & 63);
-    let rocc = occ.reverse_bits();
-    let high = up_attacks(ray(up[0], sq), occ) | up_attacks(ray(up[1], sq), occ);
-    let low = up_attacks(ray(down[0] ^ 4, m), rocc) | up_attacks(ray(down[1] ^ 4, m), rocc);
-    high | low.reverse_bits()
+    up_attacks(ray(up[0], sq), occ)
+        | up_attacks(ray(up[1], sq), occ)
+        | down_attacks(ray(down[0], sq), occ, -DELTA[down[0]] as u32)
+        | down_attacks(ray(down[1], sq), occ, -DELTA[down[1]] as u32)
 }
 
 #[inline(always)]
