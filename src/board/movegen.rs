@@ -347,10 +347,17 @@ impl<S: Slider> Board<S> {
         let occ = own | enemy;
         if S::XRAY_PINS {
             // One x-ray of the king finds the pinners: enemy sliders right behind
-            // the first piece on a line. That piece is pinned if it is ours.
-            let mut pinners = ((S::rook_xray(ksq, occ) & (self.pieces[3] | self.pieces[4]))
-                | (S::bishop_xray(ksq, occ) & (self.pieces[2] | self.pieces[4])))
-                & enemy;
+            // the first piece on a line. That piece is pinned if it is ours. Look
+            // only when an enemy slider is aligned with the king at all.
+            let rq = ROOK_PSEUDO_ATTACKS[ksq] & (self.pieces[3] | self.pieces[4]) & enemy;
+            let bq = BISHOP_PSEUDO_ATTACKS[ksq] & (self.pieces[2] | self.pieces[4]) & enemy;
+            let mut pinners = 0;
+            if rq != 0 {
+                pinners |= S::rook_xray(ksq, occ) & rq;
+            }
+            if bq != 0 {
+                pinners |= S::bishop_xray(ksq, occ) & bq;
+            }
             let mut pinned = 0;
             while pinners != 0 {
                 let p = B::pop_lsb(&mut pinners) as usize;
