@@ -19,7 +19,7 @@ usage: brokkr perft DEPTH [--fen FEN] [--divide] [--bits PATH] [--slider NAME]
   --epd FILE       check every position of a perft suite (`FEN ;D1 n ;D2 n ...`)
   --max-nodes N    with --epd: skip counts larger than N
   --bits PATH      bitscan/popcount path (asm, bmi, table, portable, extern, extern-bmi)
-  --slider NAME    slider-attack backend";
+  --slider NAME    slider-attack backend (magic, pext, rotated, kindergarten, rayloop)";
 
 pub fn run(args: &[String]) -> Result<(), String> {
     let a = Args::parse(
