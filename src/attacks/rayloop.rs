@@ -152,8 +152,9 @@ impl Walk {
         } else {
             r & self.enemy > r & self.own
         };
-        let occ = self.own | self.enemy;
-        if !capture && reach & !occ == 0 {
+        // The empty squares of the ray: the walk goes on while it stays on them.
+        let free = r & !(self.own | self.enemy);
+        if !capture && reach & free == 0 {
             // No capture, and no empty square of the ray is a target.
             return;
         }
@@ -167,20 +168,18 @@ impl Walk {
                 bit >> -DELTA[D]
             };
             to += DELTA[D];
-            // Off the board, or wrapped onto another rank: the walk is over.
-            if bit & r == 0 {
-                return;
-            }
-            if bit & occ != 0 {
-                // The first piece met: an enemy exactly when `capture` says so.
-                if capture && bit & self.mask != 0 {
-                    sink.push(Move::normal(from, to as u32));
-                }
-                return;
+            // A piece, or off the board (or wrapped onto another rank): stop.
+            if bit & free == 0 {
+                break;
             }
             if bit & self.mask != 0 {
                 sink.push(Move::normal(from, to as u32));
             }
+        }
+        // `bit` is the first piece met, if any: an enemy exactly when `capture`
+        // says so, and then on the ray.
+        if capture && bit & self.mask != 0 {
+            sink.push(Move::normal(from, to as u32));
         }
     }
 }
