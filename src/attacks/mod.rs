@@ -5,14 +5,34 @@
 //! (Gk's rotated line occupancies) declares it as [`Slider::State`]; the board keeps
 //! that state and tells the backend about every square that changes occupancy.
 //! Backends without state use `()`, which costs nothing.
+//!
+//! | backend | origin | technique |
+//! |---|---|---|
+//! | [`Rotated`] | Gk | `[64][256]` tables indexed by line bytes kept in make |
+//! | [`Kindergarten`] | OliThink 5 | multiply keys into one 64K table, with x-rays |
+//! | [`RayLoop`] | Thor's Hammer | ray walking, captures found with reverse bitboards |
+//! | [`Magic`] | modern engines | fancy magic bitboards |
+//! | [`Pext`] | modern engines | BMI2 `pext` indexing |
+//!
+//! Besides attack sets, a backend may answer two more questions its own way: x-rays
+//! ([`Slider::rook_xray`]; one table probe with OliThink's keys) and the emission of
+//! a slider's moves ([`Slider::rook_moves`]; a ray walk in Thor's Hammer's way). The
+//! defaults build both from attack sets.
 
+mod kindergarten;
 mod magic;
 mod pext;
+mod rayloop;
+mod rotated;
 
+pub use kindergarten::Kindergarten;
 pub use magic::Magic;
 pub use pext::Pext;
+pub use rayloop::RayLoop;
+pub use rotated::{LineOccupancy, Rotated};
 
 use crate::bits::Cpu;
+use crate::board::movegen::Sink;
 use std::fmt;
 use std::str::FromStr;
 
@@ -49,6 +69,60 @@ pub trait Slider: Copy + Default + Send + Sync + fmt::Debug + 'static {
 
     /// Bishop attacks from `sq` (< 64) for any occupancy.
     fn bishop_any(sq: usize, occ: u64) -> u64;
+
+    /// Whether x-rays are cheap enough that the board should find pins with them
+    /// (one x-ray of the king) instead of testing every aligned enemy slider.
+    const XRAY_PINS: bool = false;
+
+    /// X-ray of a rook on `sq` (< 64): `rook_xray(sq, occ) & occ` is the set of
+    /// second pieces met along the four lines, the ones right behind the first
+    /// blocker of each direction. The result may also hold squares that are not
+    /// in `occ`; intersect it with the pieces you look for.
+    ///
+    /// The default takes the attacks again with the first blockers removed.
+    #[inline(always)]
+    fn rook_xray(sq: usize, occ: u64) -> u64 {
+        let a = Self::rook_any(sq, occ);
+        Self::rook_any(sq, occ & !a) & !a
+    }
+
+    /// X-ray of a bishop on `sq` (< 64), as [`Slider::rook_xray`].
+    #[inline(always)]
+    fn bishop_xray(sq: usize, occ: u64) -> u64 {
+        let a = Self::bishop_any(sq, occ);
+        Self::bishop_any(sq, occ & !a) & !a
+    }
+
+    /// Emit the moves of a rook-like slider on `sq` to the squares of `targets`
+    /// it attacks, given the board's own state, the mover's pieces `own` and the
+    /// enemy's `enemy`. `targets` already holds every restriction (stage, check
+    /// mask, pin line) and never holds an own piece.
+    ///
+    /// The default passes the attack set, masked, to the sink in one call.
+    #[inline(always)]
+    fn rook_moves<K: Sink>(
+        state: &Self::State,
+        sq: usize,
+        own: u64,
+        enemy: u64,
+        targets: u64,
+        sink: &mut K,
+    ) {
+        sink.piece_moves(sq, Self::rook(state, sq, own | enemy) & targets);
+    }
+
+    /// Emit the moves of a bishop-like slider, as [`Slider::rook_moves`].
+    #[inline(always)]
+    fn bishop_moves<K: Sink>(
+        state: &Self::State,
+        sq: usize,
+        own: u64,
+        enemy: u64,
+        targets: u64,
+        sink: &mut K,
+    ) {
+        sink.piece_moves(sq, Self::bishop(state, sq, own | enemy) & targets);
+    }
 }
 
 /// The slider backends brokkr carries.
@@ -58,17 +132,32 @@ pub enum SliderKind {
     Magic,
     /// BMI2 `pext` indexing.
     Pext,
+    /// Gk's rotated bitboards (line bytes kept in make).
+    Rotated,
+    /// OliThink 5's kindergarten multiply keys, with x-rays.
+    Kindergarten,
+    /// Thor's Hammer's ray walking with reverse bitboards.
+    RayLoop,
 }
 
 impl SliderKind {
     /// Every backend, in display order.
-    pub const ALL: [SliderKind; 2] = [SliderKind::Magic, SliderKind::Pext];
+    pub const ALL: [SliderKind; 5] = [
+        SliderKind::Magic,
+        SliderKind::Pext,
+        SliderKind::Rotated,
+        SliderKind::Kindergarten,
+        SliderKind::RayLoop,
+    ];
 
     /// The name used on the command line and in engine options.
     pub const fn name(self) -> &'static str {
         match self {
             SliderKind::Magic => "magic",
             SliderKind::Pext => "pext",
+            SliderKind::Rotated => "rotated",
+            SliderKind::Kindergarten => "kindergarten",
+            SliderKind::RayLoop => "rayloop",
         }
     }
 
@@ -132,6 +221,18 @@ macro_rules! with_slider {
             }
             $crate::attacks::SliderKind::Pext => {
                 type $S = $crate::attacks::Pext;
+                $body
+            }
+            $crate::attacks::SliderKind::Rotated => {
+                type $S = $crate::attacks::Rotated;
+                $body
+            }
+            $crate::attacks::SliderKind::Kindergarten => {
+                type $S = $crate::attacks::Kindergarten;
+                $body
+            }
+            $crate::attacks::SliderKind::RayLoop => {
+                type $S = $crate::attacks::RayLoop;
                 $body
             }
         }

@@ -310,25 +310,24 @@ impl<S: Slider> Board<S> {
             sink.piece_moves(sq, KNIGHT_ATTACKS[sq] & targets);
         }
 
-        // Step 5. Sliders.
+        // Step 5. Sliders. The backend emits the moves (RayLoop walks its rays).
         let queens = self.pieces[4];
+        let pin_mask = |sq: usize| {
+            if pinned & (1 << sq) != 0 {
+                targets & LINE[ksq][sq]
+            } else {
+                targets
+            }
+        };
         let mut diagonal = (self.pieces[2] | queens) & own;
         while diagonal != 0 {
             let sq = B::pop_lsb(&mut diagonal) as usize;
-            let mut t = self.bishop_attacks(sq) & targets;
-            if pinned & (1 << sq) != 0 {
-                t &= LINE[ksq][sq];
-            }
-            sink.piece_moves(sq, t);
+            S::bishop_moves(&self.slider, sq, own, enemy, pin_mask(sq), sink);
         }
         let mut straight = (self.pieces[3] | queens) & own;
         while straight != 0 {
             let sq = B::pop_lsb(&mut straight) as usize;
-            let mut t = self.rook_attacks(sq) & targets;
-            if pinned & (1 << sq) != 0 {
-                t &= LINE[ksq][sq];
-            }
-            sink.piece_moves(sq, t);
+            S::rook_moves(&self.slider, sq, own, enemy, pin_mask(sq), sink);
         }
 
         // Step 6. Pawns, set-wise for the free ones.
@@ -346,6 +345,26 @@ impl<S: Slider> Board<S> {
         let own = self.colors[us];
         let enemy = self.colors[us ^ 1];
         let occ = own | enemy;
+        if S::XRAY_PINS {
+            // One x-ray of the king finds the pinners: enemy sliders right behind
+            // the first piece on a line. That piece is pinned if it is ours. Look
+            // only when an enemy slider is aligned with the king at all.
+            let rq = ROOK_PSEUDO_ATTACKS[ksq] & (self.pieces[3] | self.pieces[4]) & enemy;
+            let bq = BISHOP_PSEUDO_ATTACKS[ksq] & (self.pieces[2] | self.pieces[4]) & enemy;
+            let mut pinners = 0;
+            if rq != 0 {
+                pinners |= S::rook_xray(ksq, occ) & rq;
+            }
+            if bq != 0 {
+                pinners |= S::bishop_xray(ksq, occ) & bq;
+            }
+            let mut pinned = 0;
+            while pinners != 0 {
+                let p = B::pop_lsb(&mut pinners) as usize;
+                pinned |= BETWEEN[ksq][p] & own;
+            }
+            return pinned;
+        }
         let mut snipers = ((ROOK_PSEUDO_ATTACKS[ksq] & (self.pieces[3] | self.pieces[4]))
             | (BISHOP_PSEUDO_ATTACKS[ksq] & (self.pieces[2] | self.pieces[4])))
             & enemy;

@@ -21,7 +21,7 @@ usage: brokkr perft DEPTH [--fen FEN] [--divide] [--board NAME] [--bits PATH] [-
   --max-nodes N    with --epd: skip counts larger than N
   --board NAME     board representation: main (default) or qbb (quad-bitboard)
   --bits PATH      bitscan/popcount path (asm, bmi, table, portable, extern, extern-bmi)
-  --slider NAME    slider-attack backend";
+  --slider NAME    slider-attack backend (magic, pext, rotated, kindergarten, rayloop)";
 
 pub fn run(args: &[String]) -> Result<(), String> {
     let a = Args::parse(

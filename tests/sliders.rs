@@ -1,0 +1,420 @@
+//! Every slider backend against magic and against the perft suites, on every bit
+//! path this CPU can run.
+//!
+//! Node counts are capped so the whole file stays well under two minutes in release
+//! on a small machine; the CLI (`brokkr perft --epd ... --slider NAME`) runs the
+//! suites without caps.
+
+use brokkr::attacks::{Magic, Rotated, Slider, SliderKind};
+use brokkr::bits::{BitPath, Bits, Cpu};
+use brokkr::board::movegen::{Collect, MoveList};
+use brokkr::board::perft::{parse_suite, perft, SuiteEntry};
+use brokkr::board::{Board, Stage};
+use brokkr::tables::*;
+use brokkr::types::Move;
+use quickcheck::{QuickCheck, TestResult};
+
+fn backends() -> Vec<SliderKind> {
+    let cpu = Cpu::detect();
+    SliderKind::ALL
+        .into_iter()
+        .filter(|k| k.available(&cpu))
+        .collect()
+}
+
+fn bit_paths() -> Vec<BitPath> {
+    let cpu = Cpu::detect();
+    BitPath::ALL
+        .into_iter()
+        .filter(|p| p.available(&cpu))
+        .collect()
+}
+
+fn suite(name: &str) -> Vec<SuiteEntry> {
+    let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    parse_suite(&text).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// Perft every count of `entries` up to `max_nodes` (and `max_depth`); returns the
+/// mismatches as messages.
+fn run_suite<B: Bits, S: Slider>(
+    entries: &[SuiteEntry],
+    max_nodes: u64,
+    max_depth: u32,
+) -> (u64, Vec<String>) {
+    let mut checked = 0;
+    let mut errors = Vec::new();
+    for e in entries {
+        let board = match Board::<S>::from_fen(&e.fen) {
+            Ok(b) => b,
+            Err(err) => {
+                errors.push(format!("line {}: bad FEN '{}': {err}", e.line, e.fen));
+                continue;
+            }
+        };
+        for &(depth, expected) in &e.counts {
+            if expected > max_nodes || depth > max_depth {
+                continue;
+            }
+            checked += 1;
+            let got = perft::<B, S>(&board, depth);
+            if got != expected {
+                errors.push(format!(
+                    "{} ({}, {}): {} depth {depth}: expected {expected}, got {got}",
+                    e.line,
+                    S::KIND,
+                    B::PATH,
+                    e.fen
+                ));
+            }
+        }
+    }
+    (checked, errors)
+}
+
+/// Run a suite (every `step`-th position) for every backend on every bit path.
+fn check_suite(name: &str, step: usize, max_nodes: u64, max_depth: u32) {
+    let entries: Vec<_> = suite(name).into_iter().step_by(step).collect();
+    assert!(!entries.is_empty(), "{name}: no positions");
+    let mut errors = Vec::new();
+    for kind in backends() {
+        for path in bit_paths() {
+            let (checked, errs) = brokkr::with_bits!(path, B => brokkr::with_slider!(kind, S =>
+                run_suite::<B, S>(&entries, max_nodes, max_depth)));
+            assert!(checked > 0, "{name}: nothing checked for {kind}/{path}");
+            errors.extend(errs);
+        }
+    }
+    assert!(
+        errors.is_empty(),
+        "{name}: {} mismatches:\n{}",
+        errors.len(),
+        errors.join("\n")
+    );
+}
+
+#[test]
+fn tricky_positions() {
+    check_suite("tricky.perft", 1, 200_000, 20);
+}
+
+#[test]
+fn cpw_positions() {
+    check_suite("cpw.epd", 1, 200_000, 20);
+}
+
+#[test]
+fn standard_suite() {
+    check_suite("standard.epd", 1, 200_000, 20);
+}
+
+#[test]
+fn fischer_random_to_depth_3() {
+    // Depth 3 of all 960 positions on the default path; every 8th on the others.
+    let entries = suite("fischer.epd");
+    let default = BitPath::detect();
+    let mut errors = Vec::new();
+    for kind in backends() {
+        for path in bit_paths() {
+            let step = if path == default { 1 } else { 8 };
+            let some: Vec<_> = entries.iter().step_by(step).cloned().collect();
+            let (_, errs) = brokkr::with_bits!(path, B => brokkr::with_slider!(kind, S =>
+                run_suite::<B, S>(&some, u64::MAX, 3)));
+            errors.extend(errs);
+        }
+    }
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
+}
+
+#[test]
+fn random_positions() {
+    check_suite("random.perft", 4, 20_000, 20);
+}
+
+/// Slider attacks by stepping square by square (the reference for x-rays).
+fn walk(sq: usize, occ: u64, dirs: &[(i32, i32)], xray: bool) -> u64 {
+    let mut out = 0;
+    for &(df, dr) in dirs {
+        let (mut f, mut r) = ((sq % 8) as i32, (sq / 8) as i32);
+        let mut met = 0;
+        loop {
+            f += df;
+            r += dr;
+            if !(0..8).contains(&f) || !(0..8).contains(&r) {
+                break;
+            }
+            let bit = 1u64 << (r * 8 + f);
+            if !xray || met == 1 {
+                out |= bit;
+            }
+            if occ & bit != 0 {
+                met += 1;
+                if met == if xray { 2 } else { 1 } {
+                    break;
+                }
+            }
+        }
+    }
+    if xray {
+        out & occ
+    } else {
+        out
+    }
+}
+
+const ROOK_DIRS: [(i32, i32); 4] = [(0, 1), (1, 0), (0, -1), (-1, 0)];
+const BISHOP_DIRS: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, -1), (-1, 1)];
+
+fn check_attacks<S: Slider>(sq: usize, occ: u64) -> Result<(), String> {
+    let state = S::state_from(occ);
+    let checks = [
+        ("rook", S::rook(&state, sq, occ), Magic::rook_any(sq, occ)),
+        (
+            "bishop",
+            S::bishop(&state, sq, occ),
+            Magic::bishop_any(sq, occ),
+        ),
+        ("rook_any", S::rook_any(sq, occ), Magic::rook_any(sq, occ)),
+        (
+            "bishop_any",
+            S::bishop_any(sq, occ),
+            Magic::bishop_any(sq, occ),
+        ),
+        (
+            "rook_xray & occ",
+            S::rook_xray(sq, occ) & occ,
+            walk(sq, occ, &ROOK_DIRS, true),
+        ),
+        (
+            "bishop_xray & occ",
+            S::bishop_xray(sq, occ) & occ,
+            walk(sq, occ, &BISHOP_DIRS, true),
+        ),
+    ];
+    for (what, got, want) in checks {
+        if got != want {
+            return Err(format!(
+                "{} {what} sq {sq} occ {occ:#018x}: got {got:#018x}, want {want:#018x}",
+                S::KIND
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Occupancies of several densities from three random words.
+fn occupancies(a: u64, b: u64, c: u64) -> [u64; 5] {
+    [a, a & b, a & b & c, a | b, a & b & c & (c >> 7)]
+}
+
+fn attacks_match(sq: u8, a: u64, b: u64, c: u64) -> TestResult {
+    let sq = (sq % 64) as usize;
+    for occ in occupancies(a, b, c) {
+        for kind in backends() {
+            let r = brokkr::with_slider!(kind, S => check_attacks::<S>(sq, occ));
+            if let Err(e) = r {
+                return TestResult::error(e);
+            }
+        }
+    }
+    TestResult::passed()
+}
+
+#[test]
+fn attacks_equal_magic_on_random_occupancies() {
+    QuickCheck::new()
+        .tests(3000)
+        .quickcheck(attacks_match as fn(u8, u64, u64, u64) -> TestResult);
+}
+
+#[test]
+fn magic_equals_the_square_walk() {
+    // Anchor the reference: magic itself against stepping square by square.
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    for i in 0..20_000 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let occ = x & (x >> (i % 3));
+        let sq = i % 64;
+        assert_eq!(Magic::rook_any(sq, occ), walk(sq, occ, &ROOK_DIRS, false));
+        assert_eq!(
+            Magic::bishop_any(sq, occ),
+            walk(sq, occ, &BISHOP_DIRS, false)
+        );
+    }
+}
+
+/// Moves that `S` emits for one slider, sorted.
+fn emitted<S: Slider>(sq: usize, own: u64, enemy: u64, targets: u64, rook: bool) -> Vec<u16> {
+    let mut list = MoveList::new();
+    let mut sink = Collect::<brokkr::bits::Portable>::new(&mut list);
+    let state = S::state_from(own | enemy);
+    if rook {
+        S::rook_moves(&state, sq, own, enemy, targets, &mut sink);
+    } else {
+        S::bishop_moves(&state, sq, own, enemy, targets, &mut sink);
+    }
+    let mut v: Vec<u16> = list.iter().map(Move::bits).collect();
+    v.sort_unstable();
+    v
+}
+
+fn emission_matches(sq: u8, a: u64, b: u64, t: u64) -> TestResult {
+    let sq = (sq % 64) as usize;
+    let from = 1u64 << sq;
+    let own = (a & !b) | from;
+    let enemy = a & b & !from;
+    // Targets as the generator makes them: all, captures, quiets, a check mask or a
+    // pin line, never an own piece.
+    let masks = [
+        !own,
+        enemy,
+        !(own | enemy),
+        t & !own,
+        LINE[sq][(t % 64) as usize] & !own,
+    ];
+    for targets in masks {
+        for rook in [true, false] {
+            let want = emitted::<Magic>(sq, own, enemy, targets, rook);
+            for kind in backends() {
+                let got =
+                    brokkr::with_slider!(kind, S => emitted::<S>(sq, own, enemy, targets, rook));
+                if got != want {
+                    return TestResult::error(format!(
+                        "{kind} {} sq {sq} own {own:#x} enemy {enemy:#x} targets {targets:#x}",
+                        if rook { "rook" } else { "bishop" }
+                    ));
+                }
+            }
+        }
+    }
+    TestResult::passed()
+}
+
+#[test]
+fn move_emission_equals_magic() {
+    QuickCheck::new()
+        .tests(2000)
+        .quickcheck(emission_matches as fn(u8, u64, u64, u64) -> TestResult);
+}
+
+#[test]
+fn diag_indices_in_range() {
+    // The rotated backend indexes its 15-byte diagonal arrays with these.
+    for sq in 0..64 {
+        let (rank, file) = (sq / 8, sq % 8);
+        assert_eq!(ROTATED_DIAG_A1H8_INDEX[sq] as usize, 7 - rank + file);
+        assert_eq!(ROTATED_DIAG_H1A8_INDEX[sq] as usize, rank + file);
+        assert!(ROTATED_DIAG_A1H8_INDEX[sq] < 15 && ROTATED_DIAG_H1A8_INDEX[sq] < 15);
+    }
+}
+
+#[test]
+fn rotated_state_from_is_the_line_bytes() {
+    let occ = 0x0000_1000_0042_8101u64 | (1 << 63);
+    let s = Rotated::state_from(occ);
+    for sq in 0..64 {
+        let bit = occ >> sq & 1 == 1;
+        let (rank, file) = (sq / 8, sq % 8);
+        assert_eq!(s.rank[rank] >> file & 1 == 1, bit, "rank of {sq}");
+        assert_eq!(s.file[file] >> rank & 1 == 1, bit, "file of {sq}");
+        assert_eq!(
+            s.diag_a1h8[7 - rank + file] >> file & 1 == 1,
+            bit,
+            "diag of {sq}"
+        );
+        assert_eq!(
+            s.diag_h1a8[rank + file] >> file & 1 == 1,
+            bit,
+            "anti-diag of {sq}"
+        );
+    }
+}
+
+/// Positions to start random games from: castling, en passant and promotions
+/// all come up.
+const START_FENS: [&str; 6] = [
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+    "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+];
+
+fn sorted(list: MoveList) -> Vec<u16> {
+    let mut v: Vec<u16> = list.iter().map(Move::bits).collect();
+    v.sort_unstable();
+    v
+}
+
+/// Play a random game on a magic board and an `S` board side by side; at every
+/// ply the staged move lists must agree, and `S`'s kept state must equal a fresh
+/// one.
+fn random_game<S: Slider>(fen: &str, seed: u64, plies: usize) -> Result<(), String> {
+    type B = brokkr::bits::Portable;
+    let mut reference = Board::<Magic>::from_fen(fen).map_err(|e| e.to_string())?;
+    let mut board = Board::<S>::from_fen(fen).map_err(|e| e.to_string())?;
+    let mut x = seed | 1;
+    for ply in 0..plies {
+        if *board.slider_state() != S::state_from(board.occupied()) {
+            return Err(format!(
+                "{}: state differs from state_from at ply {ply}: {}",
+                S::KIND,
+                board.to_fen()
+            ));
+        }
+        for stage in [Stage::All, Stage::Captures, Stage::Quiets] {
+            let want = sorted(reference.stage_moves::<B>(stage));
+            let got = sorted(board.stage_moves::<B>(stage));
+            if got != want {
+                return Err(format!(
+                    "{}: {stage:?} moves differ at ply {ply}: {}",
+                    S::KIND,
+                    board.to_fen()
+                ));
+            }
+        }
+        let moves = reference.legal_moves::<B>();
+        if moves.is_empty() {
+            break;
+        }
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let m = moves.as_slice()[(x % moves.len() as u64) as usize];
+        reference.make(m);
+        board.make(m);
+    }
+    Ok(())
+}
+
+fn games_agree(seed: u64, start: u8) -> TestResult {
+    let fen = START_FENS[start as usize % START_FENS.len()];
+    for kind in backends() {
+        if let Err(e) = brokkr::with_slider!(kind, S => random_game::<S>(fen, seed, 120)) {
+            return TestResult::error(e);
+        }
+    }
+    TestResult::passed()
+}
+
+#[test]
+fn kept_state_and_staged_moves_along_random_games() {
+    QuickCheck::new()
+        .tests(200)
+        .quickcheck(games_agree as fn(u64, u8) -> TestResult);
+}
+
+#[test]
+fn every_backend_is_listed_once() {
+    let names: Vec<_> = SliderKind::ALL.iter().map(|k| k.name()).collect();
+    for want in ["magic", "pext", "rotated", "kindergarten", "rayloop"] {
+        assert_eq!(names.iter().filter(|&&n| n == want).count(), 1, "{want}");
+        let k: SliderKind = want.parse().unwrap();
+        assert_eq!(k.name(), want);
+    }
+    assert!("nonesuch".parse::<SliderKind>().is_err());
+}
