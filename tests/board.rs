@@ -433,3 +433,18 @@ fn repetition_and_draws() {
     let rook = B::from_fen("8/8/4k3/8/8/3RK3/8/8 w - - 0 1").unwrap();
     assert!(!rook.insufficient_material());
 }
+
+quickcheck! {
+    /// SEE with OliThink's x-ray table must agree with SEE that recomputes attacks.
+    fn see_with_xrays_agrees_with_recomputation(start: usize, choices: Vec<u8>) -> bool {
+        use brokkr::attacks::Kindergarten;
+        let mut ok = true;
+        random_game(start, &choices, |b, _| {
+            let k = Board::<Kindergarten>::from_fen(&b.to_fen()).unwrap();
+            for m in b.stage_moves::<Portable>(Stage::Captures).iter() {
+                ok &= b.see(m) == k.see(m);
+            }
+        });
+        ok
+    }
+}

@@ -4,6 +4,7 @@
 
 use super::Board;
 use crate::attacks::Slider;
+use crate::tables::{BETWEEN, LINE};
 use crate::types::*;
 
 /// Piece values used by SEE: pawn, knight, bishop, rook, queen, king.
@@ -61,9 +62,9 @@ impl<S: Slider> Board<S> {
                 break;
             }
             on_square = kind;
-            occ ^= bb & bb.wrapping_neg();
-            // Sliders behind the capturer now see the square.
-            attackers |= (S::bishop_any(to, occ) & bq) | (S::rook_any(to, occ) & rq);
+            let capturer = bb & bb.wrapping_neg();
+            attackers |= Self::revealed(to, capturer, occ, rq, bq);
+            occ ^= capturer;
             attackers &= occ;
             side = side.flip();
             if depth == gain.len() - 1 {
@@ -75,6 +76,39 @@ impl<S: Slider> Board<S> {
             depth -= 1;
         }
         gain[0]
+    }
+
+    /// The sliders that see `to` once `capturer` (a piece on a line to `to`) has
+    /// left the occupancy `occ`.
+    ///
+    /// Backends with cheap x-ray lookups (OliThink's table) read the piece behind
+    /// the capturer straight from the x-ray of `to`, keeping the one on the
+    /// capturer's side; the others recompute the slider attacks without it.
+    #[inline]
+    fn revealed(
+        to: usize,
+        capturer: Bitboard,
+        occ: Bitboard,
+        rq: Bitboard,
+        bq: Bitboard,
+    ) -> Bitboard {
+        let after = occ ^ capturer;
+        if !S::XRAY_PINS {
+            return (S::bishop_any(to, after) & bq) | (S::rook_any(to, after) & rq);
+        }
+        let from = capturer.trailing_zeros() as usize;
+        let line = LINE[to][from];
+        let mut behind =
+            ((S::bishop_xray(to, occ) & bq) | (S::rook_xray(to, occ) & rq)) & line & after;
+        let mut out = 0;
+        while behind != 0 {
+            let x = behind & behind.wrapping_neg();
+            behind ^= x;
+            if BETWEEN[to][x.trailing_zeros() as usize] & capturer != 0 {
+                out |= x;
+            }
+        }
+        out
     }
 
     /// Whether SEE of `m` is at least `threshold`.
