@@ -3,7 +3,7 @@
 
 use brokkr::attacks::Magic;
 use brokkr::bits::Portable;
-use brokkr::board::perft::{parse_suite, perft, perft_unmake, SuiteEntry};
+use brokkr::board::perft::{parse_suite, perft, perft_copy, perft_unmake, SuiteEntry};
 use brokkr::board::Board;
 
 fn suite(name: &str) -> Vec<SuiteEntry> {
@@ -69,13 +69,19 @@ fn random_suite_with_node_budget() {
 }
 
 #[test]
-fn make_unmake_perft_matches_copy_make() {
+fn make_unmake_and_copy_make_agree() {
     for e in suite("cpw.epd") {
         let mut b = Board::<Magic>::from_fen(&e.fen).unwrap();
         let before = b;
         for &(depth, expected) in e.counts.iter().take(4) {
             assert_eq!(
                 perft_unmake::<Portable, Magic>(&mut b, depth),
+                expected,
+                "{}",
+                e.fen
+            );
+            assert_eq!(
+                perft_copy::<Portable, Magic>(&b, depth),
                 expected,
                 "{}",
                 e.fen

@@ -1,9 +1,9 @@
 //! The position: bitboards by piece kind and colour, a mailbox, and the state that
 //! make/unmake keeps (castling, en passant, counters, Zobrist keys, checkers).
 //!
-//! [`Board`] is `Copy` and small, so the search and perft copy it to make a move
-//! (copy-make); the key history for repetitions lives outside it, in
-//! [`Position`](crate::board::Position).
+//! [`Board`] is `Copy` and small. Moves are played with make/unmake, which measured
+//! faster than copy-make in perft; the key history for repetitions lives outside
+//! it, in [`Position`](crate::board::Position).
 
 mod fen;
 mod legality;

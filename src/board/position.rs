@@ -1,7 +1,7 @@
 //! A [`Board`] plus the history the rules need: earlier positions' keys for
-//! repetitions, and a stack of boards so moves can be taken back.
+//! repetitions, and what make/unmake needs to take moves back.
 
-use super::{Board, FenError};
+use super::{Board, FenError, Undo};
 use crate::attacks::{Magic, Slider};
 use crate::types::Move;
 
@@ -9,15 +9,18 @@ use crate::types::Move;
 #[derive(Clone, Debug)]
 pub struct Position<S: Slider = Magic> {
     board: Board<S>,
-    /// Boards before each move played, most recent last.
-    stack: Vec<Board<S>>,
+    /// The moves played (`None` for a null move) with their undo records.
+    undo: Vec<(Option<Move>, Undo)>,
+    /// The key of the position before each move played, most recent last.
+    keys: Vec<u64>,
 }
 
 impl<S: Slider> Position<S> {
     pub fn new(board: Board<S>) -> Position<S> {
         Position {
             board,
-            stack: Vec::with_capacity(256),
+            undo: Vec::with_capacity(256),
+            keys: Vec::with_capacity(256),
         }
     }
 
@@ -34,22 +37,28 @@ impl<S: Slider> Position<S> {
     /// Play a legal move.
     #[inline]
     pub fn push(&mut self, m: Move) {
-        self.stack.push(self.board);
-        self.board.make(m);
+        self.keys.push(self.board.key());
+        let undo = self.board.make_undoable(m);
+        self.undo.push((Some(m), undo));
     }
 
     /// Pass (null move). Must not be used in check.
     pub fn push_null(&mut self) {
-        self.stack.push(self.board);
-        self.board.make_null();
+        self.keys.push(self.board.key());
+        let undo = self.board.make_null_undoable();
+        self.undo.push((None, undo));
     }
 
     /// Take back the last move; false if there is none.
     #[inline]
     pub fn pop(&mut self) -> bool {
-        match self.stack.pop() {
-            Some(b) => {
-                self.board = b;
+        match self.undo.pop() {
+            Some((m, undo)) => {
+                self.keys.pop();
+                match m {
+                    Some(m) => self.board.unmake(m, &undo),
+                    None => self.board.unmake_null(&undo),
+                }
                 true
             }
             None => false,
@@ -58,7 +67,7 @@ impl<S: Slider> Position<S> {
 
     /// Number of moves played since the position was set up.
     pub fn ply(&self) -> usize {
-        self.stack.len()
+        self.undo.len()
     }
 
     /// Whether the current position occurred before, within the reversible moves
@@ -66,13 +75,13 @@ impl<S: Slider> Position<S> {
     pub fn repetitions(&self) -> usize {
         let key = self.board.key();
         let reversible = self.board.halfmove_clock() as usize;
-        self.stack
+        self.keys
             .iter()
             .rev()
             .take(reversible)
             .skip(1)
             .step_by(2)
-            .filter(|b| b.key() == key)
+            .filter(|&&k| k == key)
             .count()
     }
 
