@@ -91,16 +91,6 @@ impl Slider for Kindergarten {
     const XRAY_PINS: bool = true;
 
     #[inline(always)]
-    fn rook(_: &(), sq: usize, occ: u64) -> u64 {
-        rook(sq, occ, 0)
-    }
-
-    #[inline(always)]
-    fn bishop(_: &(), sq: usize, occ: u64) -> u64 {
-        bishop(sq, occ, 0)
-    }
-
-    #[inline(always)]
     fn rook_any(sq: usize, occ: u64) -> u64 {
         rook(sq, occ, 0)
     }

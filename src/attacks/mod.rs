@@ -58,11 +58,19 @@ pub trait Slider: Copy + Default + Send + Sync + fmt::Debug + 'static {
     }
 
     /// Rook attacks from `sq` (< 64) when the board's occupancy is `occ`, which is
-    /// the occupancy `state` describes.
-    fn rook(state: &Self::State, sq: usize, occ: u64) -> u64;
+    /// the occupancy `state` describes. Stateless backends need not override it.
+    #[inline(always)]
+    fn rook(state: &Self::State, sq: usize, occ: u64) -> u64 {
+        let _ = state;
+        Self::rook_any(sq, occ)
+    }
 
     /// Bishop attacks from `sq` (< 64) when the board's occupancy is `occ`.
-    fn bishop(state: &Self::State, sq: usize, occ: u64) -> u64;
+    #[inline(always)]
+    fn bishop(state: &Self::State, sq: usize, occ: u64) -> u64 {
+        let _ = state;
+        Self::bishop_any(sq, occ)
+    }
 
     /// Rook attacks from `sq` (< 64) for any occupancy.
     fn rook_any(sq: usize, occ: u64) -> u64;

@@ -64,16 +64,6 @@ impl Slider for Pext {
     type State = ();
 
     #[inline(always)]
-    fn rook(_: &(), sq: usize, occ: u64) -> u64 {
-        rook_attacks(sq, occ)
-    }
-
-    #[inline(always)]
-    fn bishop(_: &(), sq: usize, occ: u64) -> u64 {
-        bishop_attacks(sq, occ)
-    }
-
-    #[inline(always)]
     fn rook_any(sq: usize, occ: u64) -> u64 {
         rook_attacks(sq, occ)
     }

@@ -115,16 +115,7 @@ impl<S: Slider> Board<S> {
     /// Pass the move to the other side and return what
     /// [`Board::unmake_null`] needs. Must not be used in check.
     pub fn make_null_undoable(&mut self) -> Undo {
-        let undo = Undo {
-            captured: NO_PIECE,
-            castling: self.castling,
-            castle_rooks: self.castle_rooks,
-            ep: self.ep,
-            halfmove: self.halfmove,
-            key: self.key,
-            pawn_key: self.pawn_key,
-            checkers: self.checkers,
-        };
+        let undo = self.undo_record(NO_PIECE);
         self.make_null();
         undo
     }
@@ -180,6 +171,21 @@ pub struct Undo {
 }
 
 impl<S: Slider> Board<S> {
+    /// The state a move overwrites, with the piece it captures.
+    #[inline(always)]
+    fn undo_record(&self, captured: u8) -> Undo {
+        Undo {
+            captured,
+            castling: self.castling,
+            castle_rooks: self.castle_rooks,
+            ep: self.ep,
+            halfmove: self.halfmove,
+            key: self.key,
+            pawn_key: self.pawn_key,
+            checkers: self.checkers,
+        }
+    }
+
     /// Play `m` and return what [`Board::unmake`] needs to take it back.
     ///
     /// make/unmake measured 6-16% faster than copy-make ([`Board::with_move`]) in
@@ -191,16 +197,7 @@ impl<S: Slider> Board<S> {
             MoveKind::Normal | MoveKind::Promotion => self.mailbox[m.to().index()],
             _ => NO_PIECE,
         };
-        let undo = Undo {
-            captured,
-            castling: self.castling,
-            castle_rooks: self.castle_rooks,
-            ep: self.ep,
-            halfmove: self.halfmove,
-            key: self.key,
-            pawn_key: self.pawn_key,
-            checkers: self.checkers,
-        };
+        let undo = self.undo_record(captured);
         self.make(m);
         undo
     }

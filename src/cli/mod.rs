@@ -14,7 +14,7 @@ const USAGE: &str = "\
 usage: brokkr [COMMAND] [OPTIONS]
 
 commands:
-  (none)              run the engine (UCI or xboard, chosen by the GUI's first command)
+  (none)              print this usage (the UCI/xboard loop comes with the search)
   perft DEPTH         count leaf nodes (see `brokkr perft --help`)
   paths               measure every bitscan path and slider backend on this CPU
   tables              list or export the generated tables (see `brokkr tables --help`)
