@@ -435,14 +435,21 @@ fn repetition_and_draws() {
 }
 
 quickcheck! {
-    /// SEE with OliThink's x-ray table must agree with SEE that recomputes attacks.
-    fn see_with_xrays_agrees_with_recomputation(start: usize, choices: Vec<u8>) -> bool {
+    /// SEE, pins and checks from OliThink's x-ray table must agree with the
+    /// recomputed ones.
+    fn xray_backend_agrees_on_see_pins_and_checks(start: usize, choices: Vec<u8>) -> bool {
         use brokkr::attacks::Kindergarten;
         let mut ok = true;
         random_game(start, &choices, |b, _| {
             let k = Board::<Kindergarten>::from_fen(&b.to_fen()).unwrap();
             for m in b.stage_moves::<Portable>(Stage::Captures).iter() {
                 ok &= b.see(m) == k.see(m);
+            }
+            // Pins and discovered checks also come from the x-rays there.
+            ok &= b.blockers_for_king::<Portable>(b.side_to_move())
+                == k.blockers_for_king::<Portable>(k.side_to_move());
+            for m in b.legal_moves::<Portable>().iter() {
+                ok &= k.gives_check::<Portable>(m) == b.gives_check::<Portable>(m);
             }
         });
         ok

@@ -247,18 +247,39 @@ impl<S: Slider> Board<S> {
     /// Pieces of either colour that stand alone between `color`'s king and an enemy
     /// slider aiming at it (pinned pieces, or discovered-check candidates).
     pub fn blockers_for_king<B: Bits>(&self, color: Color) -> Bitboard {
-        let ksq = self.king_square(color);
-        let them = self.colors[color.flip().index()];
+        self.king_blockers::<B>(self.king_square(color), color.flip().index())
+    }
+
+    /// The pieces of either colour standing alone between the king on `ksq` and a
+    /// slider of colour `them` aiming at it.
+    #[inline(always)]
+    pub(crate) fn king_blockers<B: Bits>(&self, ksq: usize, them: usize) -> Bitboard {
+        let enemy = self.colors[them];
         let occ = self.occupied();
-        let snipers = ((ROOK_PSEUDO_ATTACKS[ksq] & (self.pieces[3] | self.pieces[4]))
-            | (BISHOP_PSEUDO_ATTACKS[ksq] & (self.pieces[2] | self.pieces[4])))
-            & them;
+        let rq = ROOK_PSEUDO_ATTACKS[ksq] & (self.pieces[3] | self.pieces[4]) & enemy;
+        let bq = BISHOP_PSEUDO_ATTACKS[ksq] & (self.pieces[2] | self.pieces[4]) & enemy;
         let mut blockers = 0;
-        let mut s = snipers;
-        while s != 0 {
-            let sniper = B::pop_lsb(&mut s) as usize;
-            let between = BETWEEN[ksq][sniper] & occ;
-            if between != 0 && between & (between - 1) == 0 {
+        if S::XRAY_PINS {
+            // One x-ray of the king finds the pinners: enemy sliders right behind
+            // the first piece on a line. Look only when one is aligned at all.
+            let mut pinners = 0;
+            if rq != 0 {
+                pinners |= S::rook_xray(ksq, occ) & rq;
+            }
+            if bq != 0 {
+                pinners |= S::bishop_xray(ksq, occ) & bq;
+            }
+            while pinners != 0 {
+                let p = B::pop_lsb(&mut pinners) as usize;
+                blockers |= BETWEEN[ksq][p] & occ;
+            }
+            return blockers;
+        }
+        let mut snipers = rq | bq;
+        while snipers != 0 {
+            let s = B::pop_lsb(&mut snipers) as usize;
+            let between = BETWEEN[ksq][s] & occ;
+            if between & between.wrapping_sub(1) == 0 {
                 blockers |= between;
             }
         }

@@ -342,41 +342,7 @@ impl<S: Slider> Board<S> {
     /// Own pieces pinned to the king on `ksq`.
     #[inline(always)]
     fn pinned<B: Bits>(&self, us: usize, ksq: usize) -> Bitboard {
-        let own = self.colors[us];
-        let enemy = self.colors[us ^ 1];
-        let occ = own | enemy;
-        if S::XRAY_PINS {
-            // One x-ray of the king finds the pinners: enemy sliders right behind
-            // the first piece on a line. That piece is pinned if it is ours. Look
-            // only when an enemy slider is aligned with the king at all.
-            let rq = ROOK_PSEUDO_ATTACKS[ksq] & (self.pieces[3] | self.pieces[4]) & enemy;
-            let bq = BISHOP_PSEUDO_ATTACKS[ksq] & (self.pieces[2] | self.pieces[4]) & enemy;
-            let mut pinners = 0;
-            if rq != 0 {
-                pinners |= S::rook_xray(ksq, occ) & rq;
-            }
-            if bq != 0 {
-                pinners |= S::bishop_xray(ksq, occ) & bq;
-            }
-            let mut pinned = 0;
-            while pinners != 0 {
-                let p = B::pop_lsb(&mut pinners) as usize;
-                pinned |= BETWEEN[ksq][p] & own;
-            }
-            return pinned;
-        }
-        let mut snipers = ((ROOK_PSEUDO_ATTACKS[ksq] & (self.pieces[3] | self.pieces[4]))
-            | (BISHOP_PSEUDO_ATTACKS[ksq] & (self.pieces[2] | self.pieces[4])))
-            & enemy;
-        let mut pinned = 0;
-        while snipers != 0 {
-            let s = B::pop_lsb(&mut snipers) as usize;
-            let between = BETWEEN[ksq][s] & occ;
-            if between & between.wrapping_sub(1) == 0 {
-                pinned |= between & own;
-            }
-        }
-        pinned
+        self.king_blockers::<B>(ksq, us ^ 1) & self.colors[us]
     }
 
     #[inline(always)]
