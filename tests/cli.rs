@@ -33,6 +33,15 @@ fn perft_prints_nodes_then_time() {
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines[0], "Nodes searched: 197281");
     assert!(lines[1].contains("nodes/s"), "{out}");
+    // Depth 0 counts the root itself, with or without --divide.
+    for board in ["main", "qbb"] {
+        let o = brokkr(&["perft", "0", "--divide", "--board", board]);
+        assert!(
+            stdout(&o).starts_with("Nodes searched: 1\n"),
+            "{board}: {}",
+            stdout(&o)
+        );
+    }
 }
 
 #[test]

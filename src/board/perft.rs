@@ -31,7 +31,11 @@ pub fn perft_copy<B: Bits, S: Slider>(b: &Board<S>, depth: u32) -> u64 {
 }
 
 /// Perft split by root move: each legal move with its leaf count.
+/// At depth 0 there is no move to split by, so the list is empty.
 pub fn divide<B: Bits, S: Slider>(b: &Board<S>, depth: u32) -> Vec<(Move, u64)> {
+    if depth == 0 {
+        return Vec::new();
+    }
     b.legal_moves::<B>()
         .iter()
         .map(|m| {

@@ -83,7 +83,7 @@ fn single<B: Bits, S: Slider>(kind: BoardKind, a: &Args) -> Result<(), String> {
         None => Board::<S>::startpos(),
     };
     let start = Instant::now();
-    let nodes = if a.flag("divide") {
+    let nodes = if a.flag("divide") && depth > 0 {
         let mut total = 0;
         let rows = match kind {
             BoardKind::Main => divide::<B, S>(&board, depth),
