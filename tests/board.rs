@@ -455,3 +455,33 @@ quickcheck! {
         ok
     }
 }
+
+quickcheck! {
+    /// Any text at all gets an answer from the parsers, never a panic.
+    fn parsers_never_panic(text: String, start: usize) -> bool {
+        let b = B::from_fen(STARTS[start % STARTS.len()]).unwrap();
+        let _ = B::from_fen(&text);
+        let _ = b.parse_uci(&text);
+        let _ = b.parse_san(&text);
+        let _ = brokkr::board::perft::parse_suite(&text);
+        true
+    }
+}
+
+#[test]
+fn parsers_survive_multibyte_text() {
+    let b = B::startpos();
+    for text in [
+        "€23",
+        "e2€",
+        "é2e4",
+        "e2e4€",
+        "Ñf3",
+        "O-O-€",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN€ w KQkq - 0 1",
+    ] {
+        assert!(b.parse_uci(text).is_err(), "{text}");
+        assert!(b.parse_san(text).is_err(), "{text}");
+        assert!(B::from_fen(text).is_err(), "{text}");
+    }
+}

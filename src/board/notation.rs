@@ -60,7 +60,7 @@ impl<S: Slider> Board<S> {
     pub fn parse_uci(&self, s: &str) -> Result<Move, MoveError> {
         let b = s.as_bytes();
         let well_formed = (b.len() == 4 || b.len() == 5)
-            && Square::parse(&s[..2]).is_some()
+            && Square::parse(s.get(..2).unwrap_or("")).is_some()
             && Square::parse(s.get(2..4).unwrap_or("")).is_some()
             && (b.len() == 4
                 || matches!(b[4], b'n' | b'b' | b'r' | b'q' | b'N' | b'B' | b'R' | b'Q'));
