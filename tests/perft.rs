@@ -95,6 +95,7 @@ fn make_unmake_and_copy_make_agree() {
 fn suite_parser_rejects_garbage() {
     assert!(parse_suite("8/8/8/8/8/8/8/K6k w - - ;D1 x").is_err());
     assert!(parse_suite("perft 1 20").is_err());
+    assert!(parse_suite("8/8/8/8/8/8/8/K6k w - - ;D21 5").is_err());
     assert!(parse_suite("epd 8/8/8/8/8/8/8/K6k w - -\nperft one 3").is_err());
     let ok = parse_suite("# comment\n\nepd 8/8/8/8/8/8/8/K6k w - -\nperft 1 3\n").unwrap();
     assert_eq!(ok[0].counts, vec![(1, 3)]);

@@ -51,6 +51,10 @@ pub fn divide<B: Bits, S: Slider>(b: &Board<S>, depth: u32) -> Vec<(Move, u64)> 
         .collect()
 }
 
+/// The deepest perft a suite may ask for: beyond it a count would run for days,
+/// so a file asking for more is rejected rather than left to hang.
+pub const MAX_DEPTH: u32 = 20;
+
 /// One position of a perft suite with its expected counts.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SuiteEntry {
@@ -103,8 +107,17 @@ pub fn parse_suite(text: &str) -> Result<Vec<SuiteEntry>, String> {
 
 fn parse_count(text: &str, line: usize) -> Result<(u32, u64), String> {
     let mut it = text.split_whitespace();
-    let bad = || format!("line {line}: expected 'DEPTH COUNT', got '{}'", text.trim());
-    let depth = it.next().and_then(|d| d.parse().ok()).ok_or_else(bad)?;
+    let bad = || {
+        format!(
+            "line {line}: expected 'DEPTH COUNT' with DEPTH at most {MAX_DEPTH}, got '{}'",
+            text.trim()
+        )
+    };
+    let depth = it
+        .next()
+        .and_then(|d| d.parse().ok())
+        .filter(|&d| d <= MAX_DEPTH)
+        .ok_or_else(bad)?;
     let count = it.next().and_then(|c| c.parse().ok()).ok_or_else(bad)?;
     if it.next().is_some() {
         return Err(bad());

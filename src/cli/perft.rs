@@ -4,7 +4,7 @@ use super::choice;
 use super::Args;
 use crate::attacks::Slider;
 use crate::bits::Bits;
-use crate::board::perft::{divide, parse_suite, perft};
+use crate::board::perft::{divide, parse_suite, perft, MAX_DEPTH};
 use crate::board::Board;
 use crate::qbb::{self, Qbb};
 use std::io::{IsTerminal, Write};
@@ -73,8 +73,10 @@ fn single<B: Bits, S: Slider>(kind: BoardKind, a: &Args) -> Result<(), String> {
         [d] => d
             .parse::<u32>()
             .ok()
-            .filter(|&d| d <= 20)
-            .ok_or_else(|| format!("bad depth '{d}': expected a whole number from 0 to 20"))?,
+            .filter(|&d| d <= MAX_DEPTH)
+            .ok_or_else(|| {
+                format!("bad depth '{d}': expected a whole number from 0 to {MAX_DEPTH}")
+            })?,
         [] => return Err(format!("perft needs a DEPTH\n{HELP}")),
         more => return Err(format!("unexpected arguments: {}", more[1..].join(" "))),
     };
