@@ -3,7 +3,7 @@
 //!
 //! [`Board`] is `Copy` and small. Moves are played with make/unmake, which measured
 //! faster than copy-make in perft; the key history for repetitions lives outside
-//! it, in [`Position`](crate::board::Position).
+//! it, in [`Position`].
 
 mod fen;
 mod legality;
