@@ -4,6 +4,7 @@
 //! stderr with a non-zero exit code; nothing here panics on user input.
 
 mod args;
+mod bench;
 mod paths;
 mod perft;
 mod tables;
@@ -14,8 +15,11 @@ const USAGE: &str = "\
 usage: brokkr [COMMAND] [OPTIONS]
 
 commands:
-  (none)              print this usage (the UCI/xboard loop comes with the search)
+  (none)              the engine: UCI or xboard, picked from the first command
+  uci                 the engine, speaking UCI
+  xboard              the engine, speaking xboard (CECP v2)
   perft DEPTH         count leaf nodes (see `brokkr perft --help`)
+  bench [DEPTH]       search a fixed set of positions; print nodes and speed
   paths               measure every bitscan path and slider backend on this CPU
   tables              list or export the generated tables (see `brokkr tables --help`)
   help                show this message";
@@ -23,12 +27,14 @@ commands:
 /// Run the command line `args` (without the program name); returns the exit code.
 pub fn run(args: &[String]) -> i32 {
     let Some(cmd) = args.first() else {
-        eprintln!("{USAGE}");
-        return 0;
+        return crate::protocol::run(None);
     };
     let rest = &args[1..];
     let result = match cmd.as_str() {
         "perft" => perft::run(rest),
+        "bench" => bench::run(rest),
+        "uci" => return crate::protocol::run(Some(crate::protocol::Protocol::Uci)),
+        "xboard" => return crate::protocol::run(Some(crate::protocol::Protocol::Xboard)),
         "paths" => paths::run(rest),
         "tables" => tables::run(rest),
         "help" | "--help" | "-h" => {
@@ -69,4 +75,12 @@ pub(crate) fn choice(a: &Args) -> Result<crate::config::Choice, String> {
         eprintln!("brokkr: warning: {w} (ignored)");
     }
     Ok(choice)
+}
+
+/// Run one command by name (for the protocol loop's `bench`).
+pub fn run_command(cmd: &str, args: &[String]) -> Result<(), String> {
+    match cmd {
+        "bench" => bench::run(args),
+        other => Err(format!("unknown command '{other}'")),
+    }
 }

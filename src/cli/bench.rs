@@ -1,0 +1,135 @@
+//! `brokkr bench`: search a fixed set of positions to a fixed depth with a fresh
+//! hash table, and print the node count (the search's signature: with one thread it
+//! is the same on every run and for every bit path and backend) and the speed.
+
+use super::{choice, Args};
+use crate::board::Board;
+use crate::engine::Engine;
+use crate::search::{self, Control, Limits, Settings, ThreadData, TranspositionTable};
+use std::time::Instant;
+
+const HELP: &str = "\
+usage: brokkr bench [DEPTH] [--threads N] [--hash MB] [--bits PATH] [--slider NAME]
+
+Searches 48 positions (openings, middlegames, tactics, endgames, Chess960) to DEPTH
+(default 11) with a fresh hash table each, then prints
+
+  Nodes searched: N
+  Nodes/second: R
+
+With one thread, N is the same on every run, bit path and backend.
+
+  DEPTH            plies, 1-64
+  --threads N      search threads (default 1)
+  --hash MB        hash table size (default 16)
+  --bits PATH      bitscan/popcount path (asm, bmi, table, portable, extern, extern-bmi)
+  --slider NAME    slider-attack backend (magic, pext, rotated, kindergarten, rayloop)";
+
+/// The depth `bench` searches by default.
+pub const DEFAULT_DEPTH: i32 = 11;
+
+pub fn run(args: &[String]) -> Result<(), String> {
+    let a = Args::parse(args, &["threads", "hash", "bits", "slider"], &["help"])?;
+    if a.flag("help") {
+        println!("{HELP}");
+        return Ok(());
+    }
+    let depth = match a.positional.as_slice() {
+        [] => DEFAULT_DEPTH,
+        [d] => d
+            .parse::<i32>()
+            .ok()
+            .filter(|d| (1..=64).contains(d))
+            .ok_or_else(|| format!("bad depth '{d}': expected a whole number from 1 to 64"))?,
+        more => return Err(format!("unexpected arguments: {}", more[1..].join(" "))),
+    };
+    let threads = parse_range(&a, "threads", 1, 1, 256)?;
+    let hash = parse_range(&a, "hash", 16, 1, 1 << 20)?;
+    let c = choice(&a)?;
+    let (bits, slider, note) =
+        crate::engine::resolve(c.bits, c.slider, &crate::bits::Cpu::detect());
+    if let Some(n) = note {
+        eprintln!("brokkr: {n}");
+    }
+    crate::with_engine!(bits, slider, E => bench::<E>(depth, threads, hash))
+}
+
+fn parse_range(
+    a: &Args,
+    name: &str,
+    default: usize,
+    lo: usize,
+    hi: usize,
+) -> Result<usize, String> {
+    match a.value(name) {
+        None => Ok(default),
+        Some(v) => v
+            .parse::<usize>()
+            .ok()
+            .filter(|n| (lo..=hi).contains(n))
+            .ok_or_else(|| {
+                format!("bad value for --{name} '{v}': expected a whole number from {lo} to {hi}")
+            }),
+    }
+}
+
+/// Run the bench; returns (nodes, seconds).
+pub fn bench<E: Engine>(depth: i32, threads: usize, hash_mb: usize) -> Result<(), String> {
+    let (nodes, secs) = run_bench::<E>(depth, threads, hash_mb, |i, fen, r| {
+        eprintln!(
+            "position {:>2}/{}: {:>9} nodes  bestmove {}  ({fen})",
+            i + 1,
+            search::bench::POSITIONS.len(),
+            r.nodes,
+            Board::<E::Slider>::from_fen(fen).map_or(String::new(), |b| b.to_uci(r.best)),
+        );
+    })?;
+    println!("Nodes searched: {nodes}");
+    println!("Nodes/second: {}", (nodes as f64 / secs.max(1e-9)) as u64);
+    Ok(())
+}
+
+/// Search every bench position; `each` sees every result. Returns (nodes, seconds).
+pub fn run_bench<E: Engine>(
+    depth: i32,
+    threads: usize,
+    hash_mb: usize,
+    mut each: impl FnMut(usize, &str, &search::SearchResult),
+) -> Result<(u64, f64), String> {
+    let settings = Settings {
+        threads,
+        ..Settings::default()
+    };
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let mut nodes = 0;
+    let mut secs = 0.0;
+    let mut data = Vec::new();
+    for (i, fen) in search::bench::POSITIONS.iter().enumerate() {
+        let mut board = Board::<E::Slider>::from_fen(fen).map_err(|e| format!("{fen}: {e}"))?;
+        board.set_chess960(true);
+        let tt = TranspositionTable::new(hash_mb)
+            .ok_or_else(|| format!("cannot allocate a {hash_mb} MB hash table"))?;
+        for d in &mut data {
+            ThreadData::clear(d);
+        }
+        let control = Control::default();
+        let start = Instant::now();
+        let r = search::search::<E>(
+            &board,
+            &[],
+            &limits,
+            &settings,
+            &tt,
+            &control,
+            &mut data,
+            &|_| {},
+        );
+        secs += start.elapsed().as_secs_f64();
+        nodes += r.nodes;
+        each(i, fen, &r);
+    }
+    Ok((nodes, secs))
+}

@@ -1,0 +1,228 @@
+//! The protocols: UCI and xboard/CECP v2, as thin dialects over one
+//! [`Controller`](controller::Controller).
+//!
+//! ```text
+//! stdin ─► reader thread ─Msg─► dialect (uci | xboard) ─► controller ─► search thread
+//! stdout ◄──────────────── lines, flushed one by one ◄───────────────────────┘
+//! ```
+//!
+//! Input is read on its own thread and handed over as [`Msg`]s, together with the
+//! search thread's "done" message, so the dialect loop never blocks on either and
+//! `stop`, `?` and `quit` act at once. A line longer than [`MAX_LINE`] bytes is
+//! reported and dropped without being buffered whole; bytes that are not UTF-8 are
+//! replaced, so they reach the dialect as an unknown command.
+
+pub mod controller;
+pub mod uci;
+pub mod xboard;
+
+use crate::search::SearchResult;
+use std::io::{BufRead, Write};
+use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::Mutex;
+
+/// The longest input line accepted, in bytes.
+pub const MAX_LINE: usize = 1 << 20;
+
+/// Which protocol to speak.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Protocol {
+    Uci,
+    Xboard,
+}
+
+/// What the dialect loop receives.
+#[derive(Debug)]
+pub enum Msg {
+    /// One input line, without its line ending.
+    Line(String),
+    /// An input line longer than [`MAX_LINE`] bytes (dropped); its length.
+    TooLong(usize),
+    /// End of input (or a read error): quit.
+    Eof,
+    /// The search with this id finished.
+    SearchDone(u64, SearchResult),
+}
+
+static STDOUT: Mutex<()> = Mutex::new(());
+
+/// Write one line to stdout and flush it. A write error (the GUI has gone) ends
+/// the process quietly, as a closed pipe would.
+pub fn emit(line: &str) {
+    let _guard = STDOUT.lock().unwrap_or_else(|e| e.into_inner());
+    let mut out = std::io::stdout().lock();
+    if writeln!(out, "{line}").and_then(|_| out.flush()).is_err() {
+        std::process::exit(0);
+    }
+}
+
+/// Read stdin line by line on its own thread, sending [`Msg`]s to `tx`.
+pub fn spawn_reader(tx: Sender<Msg>) {
+    std::thread::Builder::new()
+        .name("brokkr-input".into())
+        .spawn(move || {
+            let stdin = std::io::stdin();
+            let mut input = stdin.lock();
+            loop {
+                let msg = read_line(&mut input);
+                let eof = matches!(msg, Msg::Eof);
+                if tx.send(msg).is_err() || eof {
+                    break;
+                }
+            }
+        })
+        .expect("cannot start the input thread");
+}
+
+/// One line from `input`, at most [`MAX_LINE`] bytes kept.
+pub fn read_line(input: &mut impl BufRead) -> Msg {
+    let mut line = Vec::new();
+    let mut total = 0usize;
+    loop {
+        let buf = match input.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => return Msg::Eof,
+        };
+        if buf.is_empty() {
+            if total == 0 {
+                return Msg::Eof;
+            }
+            break;
+        }
+        let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (&buf[..i], Some(i + 1)),
+            None => (buf, None),
+        };
+        total += chunk.len();
+        if total <= MAX_LINE {
+            line.extend_from_slice(chunk);
+        }
+        let used = done.unwrap_or(buf.len());
+        input.consume(used);
+        if done.is_some() {
+            break;
+        }
+    }
+    if total > MAX_LINE {
+        return Msg::TooLong(total);
+    }
+    if line.last() == Some(&b'\r') {
+        line.pop();
+    }
+    Msg::Line(String::from_utf8_lossy(&line).into_owned())
+}
+
+/// A line shortened and escaped for an error message.
+pub fn shown(s: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i == 60 {
+            out.push('…');
+            break;
+        }
+        if c.is_control() || c == '\u{FFFD}' {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Run the engine on stdin/stdout. `forced` skips the detection from the first
+/// command. Returns the exit code.
+pub fn run(forced: Option<Protocol>) -> i32 {
+    let (tx, rx) = channel();
+    spawn_reader(tx.clone());
+    let protocol = match forced {
+        Some(p) => p,
+        None => match detect(&rx) {
+            Some((p, first)) => {
+                // The deciding line is handed back to the dialect.
+                return dispatch(p, rx, tx, first);
+            }
+            None => return 0,
+        },
+    };
+    dispatch(protocol, rx, tx, None)
+}
+
+fn dispatch(p: Protocol, rx: Receiver<Msg>, tx: Sender<Msg>, first: Option<String>) -> i32 {
+    match p {
+        Protocol::Uci => uci::run(rx, tx, first),
+        Protocol::Xboard => xboard::run(rx, tx, first),
+    }
+}
+
+/// Wait for the first command: `xboard` or `protover` means xboard, anything else
+/// UCI. Empty lines are skipped; `quit` or EOF before any command ends the process.
+fn detect(rx: &Receiver<Msg>) -> Option<(Protocol, Option<String>)> {
+    loop {
+        match rx.recv().ok()? {
+            Msg::Line(l) => {
+                let word = l.split_whitespace().next().unwrap_or("");
+                match word {
+                    "" => continue,
+                    "quit" => return None,
+                    "xboard" | "protover" => return Some((Protocol::Xboard, Some(l))),
+                    _ => return Some((Protocol::Uci, Some(l))),
+                }
+            }
+            Msg::TooLong(n) => {
+                emit(&format!(
+                    "info string ignored an input line of {n} bytes (the limit is {MAX_LINE})"
+                ));
+            }
+            Msg::Eof => return None,
+            Msg::SearchDone(..) => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(input: &[u8]) -> Vec<String> {
+        let mut r = std::io::BufReader::with_capacity(7, input);
+        let mut out = vec![];
+        loop {
+            match read_line(&mut r) {
+                Msg::Line(l) => out.push(l),
+                Msg::TooLong(n) => out.push(format!("<{n}>")),
+                Msg::Eof => return out,
+                Msg::SearchDone(..) => unreachable!(),
+            }
+        }
+    }
+
+    #[test]
+    fn reads_lines_across_buffer_boundaries() {
+        assert_eq!(
+            lines(b"uci\r\nisready\n\nposition startpos moves e2e4\nlast"),
+            ["uci", "isready", "", "position startpos moves e2e4", "last"]
+        );
+    }
+
+    #[test]
+    fn drops_overlong_lines_and_keeps_going() {
+        let mut input = vec![b'x'; MAX_LINE + 5];
+        input.extend_from_slice(b"\nisready\n");
+        assert_eq!(
+            lines(&input),
+            [format!("<{}>", MAX_LINE + 5), "isready".into()]
+        );
+    }
+
+    #[test]
+    fn replaces_bytes_that_are_not_utf8() {
+        assert_eq!(lines(b"go\xff\xfe\n"), ["go\u{FFFD}\u{FFFD}"]);
+    }
+
+    #[test]
+    fn shown_escapes_and_shortens() {
+        assert_eq!(shown("a\u{1b}[2Jb"), "a\\u{1b}[2Jb");
+        assert!(shown(&"y".repeat(500)).chars().count() <= 61);
+    }
+}

@@ -1,0 +1,671 @@
+//! The UCI dialect.
+//!
+//! Every bad line gets an `info string` that says what was wrong, and leaves the
+//! engine as it was: a `position` command with a bad FEN or move keeps the last
+//! good position, a bad `setoption` keeps the old value, a bad `go` argument is
+//! skipped (so the GUI still gets its `bestmove`).
+
+use super::controller::{
+    Controller, Options, Reporter, MAX_HASH_MB, MAX_MULTIPV, MAX_OVERHEAD_MS, MAX_THREADS,
+};
+use super::{emit, shown, Msg, MAX_LINE};
+use crate::attacks::{Magic, SliderKind};
+use crate::bits::{BitPath, Cpu};
+use crate::board::{Board, STARTPOS};
+use crate::search::{Bound, Event, Info, Limits, Score};
+use crate::types::Move;
+use std::sync::mpsc::{Receiver, Sender};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The engine's name and authors, as `uci` and `xboard` report them.
+pub fn engine_name() -> String {
+    format!("brokkr {}", env!("CARGO_PKG_VERSION"))
+}
+pub const AUTHORS: &str = "the brokkr developers";
+
+/// Run the UCI loop until `quit` or EOF. `first` is a line already read.
+pub fn run(rx: Receiver<Msg>, tx: Sender<Msg>, first: Option<String>) -> i32 {
+    let mut uci = Uci {
+        ctl: Controller::new(tx),
+    };
+    if let Some(l) = first {
+        if !uci.line(&l) {
+            return 0;
+        }
+    }
+    while let Ok(msg) = rx.recv() {
+        match msg {
+            Msg::Line(l) => {
+                if !uci.line(&l) {
+                    break;
+                }
+            }
+            Msg::TooLong(n) => emit(&format!(
+                "info string ignored an input line of {n} bytes (the limit is {MAX_LINE})"
+            )),
+            Msg::Eof => break,
+            Msg::SearchDone(id, r) => {
+                if uci.ctl.finished(id) {
+                    let b = uci.ctl.game.board();
+                    emit(&bestmove_line(b, r.best, r.ponder));
+                }
+            }
+        }
+    }
+    uci.quit();
+    0
+}
+
+/// `bestmove X [ponder Y]`; `bestmove (none)` when there is no legal move.
+fn bestmove_line(b: &Board<Magic>, best: Move, ponder: Option<Move>) -> String {
+    if best.is_null() {
+        return "bestmove (none)".into();
+    }
+    let mut s = format!("bestmove {}", b.to_uci(best));
+    if let Some(p) = ponder {
+        let after = b.with_move(best);
+        if after.is_legal::<crate::bits::Portable>(p) {
+            s += &format!(" ponder {}", after.to_uci(p));
+        }
+    }
+    s
+}
+
+struct Uci {
+    ctl: Controller,
+}
+
+impl Uci {
+    /// Handle one line; false to quit.
+    fn line(&mut self, line: &str) -> bool {
+        let mut words = line.split_whitespace();
+        let Some(cmd) = words.next() else {
+            return true; // empty lines are allowed and ignored
+        };
+        let rest: Vec<&str> = words.collect();
+        match cmd {
+            "uci" => self.uci(),
+            "isready" => emit("readyok"),
+            "ucinewgame" => {
+                if self.busy("ucinewgame") {
+                    return true;
+                }
+                self.ctl.new_game();
+            }
+            "setoption" => self.setoption(&rest),
+            "position" => self.position(&rest),
+            "go" => self.go(&rest),
+            "stop" => {
+                if self.ctl.searching() {
+                    self.ctl.stop();
+                } else {
+                    emit("info string stop: no search is running");
+                }
+            }
+            "ponderhit" => {
+                if !self.ctl.ponderhit() {
+                    emit("info string ponderhit: no ponder search is running");
+                }
+            }
+            "quit" => return false,
+            "debug" => {}
+            "d" => self.display(),
+            "eval" => self.eval(),
+            "bench" => self.bench(&rest),
+            "perft" => self.perft(&rest),
+            _ => emit(&format!("info string unknown command '{}'", shown(line))),
+        }
+        true
+    }
+
+    fn quit(&mut self) {
+        self.ctl.wait();
+    }
+
+    /// Report and refuse a command that needs the search to be idle.
+    fn busy(&self, what: &str) -> bool {
+        if self.ctl.searching() {
+            emit(&format!(
+                "info string {what}: a search is running; send stop first"
+            ));
+            true
+        } else {
+            false
+        }
+    }
+
+    fn uci(&self) {
+        emit(&format!("id name {}", engine_name()));
+        emit(&format!("id author {AUTHORS}"));
+        for line in option_lines(&self.ctl.opts) {
+            emit(&line);
+        }
+        emit("uciok");
+    }
+
+    fn setoption(&mut self, args: &[&str]) {
+        let (name, value) = match parse_setoption(args) {
+            Ok(nv) => nv,
+            Err(e) => return emit(&format!("info string setoption: {e}")),
+        };
+        if self.busy("setoption") {
+            return;
+        }
+        if let Err(e) = set_option(&mut self.ctl, &name, value.as_deref()) {
+            emit(&format!("info string setoption: {e}"));
+        }
+    }
+
+    fn position(&mut self, args: &[&str]) {
+        if self.busy("position") {
+            return;
+        }
+        match parse_position(args, self.ctl.opts.chess960) {
+            Ok(game) => self.ctl.game = game,
+            Err(e) => emit(&format!(
+                "info string position: {e}; keeping the last position"
+            )),
+        }
+    }
+
+    fn go(&mut self, args: &[&str]) {
+        if args.first() == Some(&"perft") {
+            return self.perft(&args[1..]);
+        }
+        if self.busy("go") {
+            return;
+        }
+        let board = *self.ctl.game.board();
+        let (limits, warnings) = parse_go(args, &board);
+        for w in warnings {
+            emit(&format!("info string go: {w}"));
+        }
+        let report: Reporter = Arc::new(report);
+        if let Err(e) = self.ctl.go(limits, report) {
+            emit(&format!("info string go: {e}"));
+            emit("bestmove (none)");
+        }
+    }
+
+    fn display(&self) {
+        let b = self.ctl.game.board();
+        for line in board_diagram(b) {
+            emit(&line);
+        }
+        emit(&format!("Fen: {}", b.to_fen()));
+        emit(&format!("Key: {:016X}", b.key()));
+        let checkers: Vec<String> = squares(b.checkers()).map(|s| s.to_string()).collect();
+        emit(&format!("Checkers: {}", checkers.join(" ")));
+    }
+
+    fn eval(&mut self) {
+        let b = *self.ctl.game.board();
+        let mut pawns = crate::eval::PawnTable::new();
+        let v =
+            crate::eval::evaluate::<crate::bits::Portable, Magic>(&b, &mut pawns, -32000, 32000);
+        let white = if b.side_to_move() == crate::types::Color::White {
+            v
+        } else {
+            -v
+        };
+        emit(&format!("Final (white): {white} cp"));
+        emit(&format!("Final (side to move): {v} cp"));
+    }
+
+    fn bench(&mut self, args: &[&str]) {
+        if self.busy("bench") {
+            return;
+        }
+        let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+        if let Err(e) = crate::cli::run_command("bench", &args) {
+            emit(&format!("info string bench: {e}"));
+        }
+    }
+
+    fn perft(&mut self, args: &[&str]) {
+        if self.busy("perft") {
+            return;
+        }
+        let depth = match args {
+            [d] => d.parse::<u32>().ok().filter(|&d| d <= 10),
+            _ => None,
+        };
+        let Some(depth) = depth else {
+            return emit("info string perft: expected one depth from 0 to 10");
+        };
+        let b = *self.ctl.game.board();
+        let start = std::time::Instant::now();
+        let mut total = 0;
+        if depth == 0 {
+            total = 1;
+        } else {
+            for (m, n) in crate::board::perft::divide::<crate::bits::Portable, Magic>(&b, depth) {
+                emit(&format!("{}: {n}", b.to_uci(m)));
+                total += n;
+            }
+            emit("");
+        }
+        emit(&format!("Nodes searched: {total}"));
+        let _ = start;
+    }
+}
+
+/// The squares of a bitboard.
+fn squares(mut bb: u64) -> impl Iterator<Item = crate::types::Square> {
+    std::iter::from_fn(move || {
+        (bb != 0).then(|| {
+            let s = bb.trailing_zeros();
+            bb &= bb - 1;
+            crate::types::Square::new(s)
+        })
+    })
+}
+
+/// The board as text, rank 8 at the top.
+pub fn board_diagram(b: &Board<Magic>) -> Vec<String> {
+    let mut out = vec![" +---+---+---+---+---+---+---+---+".to_string()];
+    for rank in (0..8).rev() {
+        let mut row = String::from(" |");
+        for file in 0..8 {
+            let c = b
+                .piece_on(crate::types::Square::from_coords(file, rank))
+                .map_or(' ', |p| p.fen_char());
+            row += &format!(" {c} |");
+        }
+        row += &format!(" {}", rank + 1);
+        out.push(row);
+        out.push(" +---+---+---+---+---+---+---+---+".to_string());
+    }
+    out.push("   a   b   c   d   e   f   g   h".to_string());
+    out
+}
+
+/// Format a search event as `info` lines.
+fn report(root: &Board<Magic>, e: Event) {
+    match e {
+        Event::Info(i) => emit(&info_line(root, &i)),
+        Event::CurrMove { depth, mv, number } => emit(&format!(
+            "info depth {depth} currmove {} currmovenumber {number}",
+            root.to_uci(mv)
+        )),
+    }
+}
+
+/// One `info` line.
+pub fn info_line(root: &Board<Magic>, i: &Info) -> String {
+    let score = match i.score {
+        Score::Cp(cp) => format!("cp {cp}"),
+        Score::Mate(m) => format!("mate {m}"),
+    };
+    let bound = match i.bound {
+        Bound::Lower => " lowerbound",
+        Bound::Upper => " upperbound",
+        _ => "",
+    };
+    let mut s = format!(
+        "info depth {} seldepth {} multipv {} score {score}{bound} nodes {} nps {} hashfull {} time {}",
+        i.depth,
+        i.seldepth,
+        i.multipv,
+        i.nodes,
+        i.nps(),
+        i.hashfull,
+        i.time.as_millis()
+    );
+    if !i.pv.is_empty() {
+        s += " pv";
+        let mut b = *root;
+        for &m in &i.pv {
+            s += " ";
+            s += &b.to_uci(m);
+            b.make(m);
+        }
+    }
+    s
+}
+
+/// The `option` lines of `uci`.
+pub fn option_lines(o: &Options) -> Vec<String> {
+    let cpu = Cpu::detect();
+    let bits: Vec<String> = BitPath::ALL
+        .iter()
+        .filter(|p| p.available(&cpu))
+        .map(|p| format!("var {p}"))
+        .collect();
+    let sliders: Vec<String> = SliderKind::ALL
+        .iter()
+        .filter(|k| k.available(&cpu))
+        .map(|k| format!("var {k}"))
+        .collect();
+    vec![
+        format!("option name Hash type spin default 16 min 1 max {MAX_HASH_MB}"),
+        format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"),
+        "option name Clear Hash type button".into(),
+        "option name Ponder type check default false".into(),
+        format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"),
+        format!("option name Move Overhead type spin default 30 min 0 max {MAX_OVERHEAD_MS}"),
+        "option name UCI_Chess960 type check default false".into(),
+        format!(
+            "option name BitPath type combo default {} {}",
+            o.bits,
+            bits.join(" ")
+        ),
+        format!(
+            "option name Slider type combo default {} {}",
+            o.slider,
+            sliders.join(" ")
+        ),
+    ]
+}
+
+/// Split `name N... [value V...]` of `setoption`.
+fn parse_setoption(args: &[&str]) -> Result<(String, Option<String>), String> {
+    if args.first() != Some(&"name") {
+        return Err("expected 'setoption name NAME [value VALUE]'".into());
+    }
+    let vpos = args.iter().position(|&w| w == "value");
+    let name = args[1..vpos.unwrap_or(args.len())].join(" ");
+    if name.is_empty() {
+        return Err("missing option name".into());
+    }
+    let value = vpos.map(|i| args[i + 1..].join(" "));
+    Ok((name, value))
+}
+
+/// Parse a whole number within `lo..=hi` for an option.
+fn option_number(name: &str, v: Option<&str>, lo: u64, hi: u64) -> Result<u64, String> {
+    let v = v.ok_or_else(|| format!("option '{name}' needs a value"))?;
+    match v.parse::<u64>() {
+        Ok(n) if (lo..=hi).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "bad value '{}' for '{name}': expected a whole number from {lo} to {hi}",
+            shown(v)
+        )),
+    }
+}
+
+fn option_bool(name: &str, v: Option<&str>) -> Result<bool, String> {
+    match v.map(|s| s.to_ascii_lowercase()).as_deref() {
+        Some("true") => Ok(true),
+        Some("false") => Ok(false),
+        _ => Err(format!(
+            "bad value '{}' for '{name}': expected true or false",
+            shown(v.unwrap_or(""))
+        )),
+    }
+}
+
+/// Set an option by its (case-insensitive) name. Shared by both dialects.
+pub fn set_option(ctl: &mut Controller, name: &str, value: Option<&str>) -> Result<(), String> {
+    let cpu = Cpu::detect();
+    match name.to_ascii_lowercase().as_str() {
+        "hash" => {
+            let mb = option_number(name, value, 1, MAX_HASH_MB as u64)? as usize;
+            ctl.set_hash(mb)?;
+        }
+        "threads" => ctl.opts.threads = option_number(name, value, 1, MAX_THREADS as u64)? as usize,
+        "clear hash" => ctl.clear(),
+        "ponder" => ctl.opts.ponder = option_bool(name, value)?,
+        "multipv" => ctl.opts.multipv = option_number(name, value, 1, MAX_MULTIPV as u64)? as usize,
+        "move overhead" => {
+            ctl.opts.move_overhead =
+                Duration::from_millis(option_number(name, value, 0, MAX_OVERHEAD_MS)?)
+        }
+        "uci_chess960" => {
+            ctl.opts.chess960 = option_bool(name, value)?;
+            let on = ctl.opts.chess960;
+            ctl.game.set_chess960(on);
+        }
+        "bitpath" => {
+            let v = value.unwrap_or("");
+            let p: BitPath = v
+                .to_ascii_lowercase()
+                .parse()
+                .map_err(|e: String| shown(&e))?;
+            if !p.available(&cpu) {
+                return Err(format!("bit path '{p}' is not available on this CPU"));
+            }
+            ctl.opts.bits = p;
+        }
+        "slider" => {
+            let v = value.unwrap_or("");
+            let k: SliderKind = v
+                .to_ascii_lowercase()
+                .parse()
+                .map_err(|e: String| shown(&e))?;
+            if !k.available(&cpu) {
+                return Err(format!("slider '{k}' is not available on this CPU"));
+            }
+            ctl.opts.slider = k;
+        }
+        other => {
+            // The hidden switches of the search's selective features, for matches
+            // that measure one feature against the same build without it.
+            let mut f = ctl.opts.features;
+            let mut found = false;
+            for (n, flag) in f.switches() {
+                if other == format!("feature_{}", n.to_ascii_lowercase()) {
+                    *flag = option_bool(name, value)?;
+                    found = true;
+                }
+            }
+            if !found {
+                return Err(format!("unknown option '{}'", shown(name)));
+            }
+            ctl.opts.features = f;
+        }
+    }
+    Ok(())
+}
+
+/// Parse `startpos|fen FEN [moves M...]` into a game.
+fn parse_position(args: &[&str], chess960: bool) -> Result<super::controller::Game, String> {
+    let moves_at = args.iter().position(|&w| w == "moves");
+    let setup = &args[..moves_at.unwrap_or(args.len())];
+    let fen = match setup {
+        ["startpos"] => STARTPOS.to_string(),
+        ["fen", fen @ ..] if !fen.is_empty() => fen.join(" "),
+        ["fen"] => return Err("missing FEN".into()),
+        [] => return Err("expected 'startpos' or 'fen FEN'".into()),
+        [other, ..] => {
+            return Err(format!(
+                "expected 'startpos' or 'fen', got '{}'",
+                shown(other)
+            ))
+        }
+    };
+    let mut board =
+        Board::<Magic>::from_fen(&fen).map_err(|e| format!("bad FEN '{}': {e}", shown(&fen)))?;
+    board.set_chess960(chess960);
+    let mut game = super::controller::Game::new(board);
+    if let Some(i) = moves_at {
+        for (n, mv) in args[i + 1..].iter().enumerate() {
+            game.push_str(mv, false)
+                .map_err(|e| format!("move {} ('{}'): {e}", n + 1, shown(mv)))?;
+        }
+    }
+    Ok(game)
+}
+
+/// Parse `go`'s arguments. Bad values are skipped with a warning each, so the
+/// GUI still gets a search and a `bestmove`.
+pub fn parse_go(args: &[&str], board: &Board<Magic>) -> (Limits, Vec<String>) {
+    let mut l = Limits::default();
+    let mut warn = Vec::new();
+    let white = board.side_to_move() == crate::types::Color::White;
+    let mut i = 0;
+    // A time in ms: negative clocks (some GUIs send them when flagging) count as 0.
+    let ms = |v: Option<&&str>, name: &str, warn: &mut Vec<String>| -> Option<Duration> {
+        let Some(v) = v else {
+            warn.push(format!("'{name}' needs a value"));
+            return None;
+        };
+        match v.parse::<i64>() {
+            Ok(n) => Some(Duration::from_millis(n.clamp(0, 1 << 40) as u64)),
+            Err(_) => match v.parse::<f64>() {
+                Ok(f) if f.is_finite() => Some(Duration::from_millis(f.clamp(0.0, 1e12) as u64)),
+                _ => {
+                    warn.push(format!(
+                        "bad value '{}' for '{name}': expected milliseconds",
+                        shown(v)
+                    ));
+                    None
+                }
+            },
+        }
+    };
+    let count = |v: Option<&&str>, name: &str, hi: i64, warn: &mut Vec<String>| -> Option<i64> {
+        let Some(v) = v else {
+            warn.push(format!("'{name}' needs a value"));
+            return None;
+        };
+        match v.parse::<i64>() {
+            Ok(n) if n >= 0 => Some(n.min(hi)),
+            Ok(_) => {
+                warn.push(format!(
+                    "bad value '{}' for '{name}': must not be negative",
+                    shown(v)
+                ));
+                None
+            }
+            Err(_) if v.bytes().all(|b| b.is_ascii_digit()) => Some(hi),
+            Err(_) => {
+                warn.push(format!(
+                    "bad value '{}' for '{name}': expected a whole number",
+                    shown(v)
+                ));
+                None
+            }
+        }
+    };
+    while i < args.len() {
+        let key = args[i];
+        let val = args.get(i + 1);
+        let mut takes_value = true;
+        match key {
+            "wtime" | "btime" => {
+                if let Some(t) = ms(val, key, &mut warn) {
+                    if (key == "wtime") == white {
+                        l.time = Some(t);
+                    }
+                }
+            }
+            "winc" | "binc" => {
+                if let Some(t) = ms(val, key, &mut warn) {
+                    if (key == "winc") == white {
+                        l.inc = t;
+                    }
+                }
+            }
+            "movestogo" => {
+                l.movestogo = count(val, key, 10_000, &mut warn).map(|n| n.max(1) as u32)
+            }
+            "depth" => l.depth = count(val, key, 127, &mut warn).map(|n| n.max(1) as i32),
+            "nodes" => l.nodes = count(val, key, i64::MAX, &mut warn).map(|n| n.max(1) as u64),
+            "mate" => l.mate = count(val, key, 127, &mut warn).map(|n| n.max(1) as i32),
+            "movetime" => l.movetime = ms(val, key, &mut warn),
+            "infinite" => {
+                l.infinite = true;
+                takes_value = false;
+            }
+            "ponder" => {
+                l.ponder = true;
+                takes_value = false;
+            }
+            "searchmoves" => {
+                let mut j = i + 1;
+                while j < args.len() {
+                    match board.parse_uci(args[j]) {
+                        Ok(m) => l.searchmoves.push(m),
+                        Err(_) if is_go_keyword(args[j]) => break,
+                        Err(e) => warn.push(format!("searchmoves: {e}")),
+                    }
+                    j += 1;
+                }
+                i = j;
+                continue;
+            }
+            other => {
+                warn.push(format!("unknown argument '{}'", shown(other)));
+                takes_value = false;
+            }
+        }
+        i += if takes_value { 2 } else { 1 };
+    }
+    (l, warn)
+}
+
+fn is_go_keyword(w: &str) -> bool {
+    matches!(
+        w,
+        "wtime"
+            | "btime"
+            | "winc"
+            | "binc"
+            | "movestogo"
+            | "depth"
+            | "nodes"
+            | "mate"
+            | "movetime"
+            | "infinite"
+            | "ponder"
+            | "searchmoves"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn go_parses_clocks_for_the_side_to_move() {
+        let b = Board::<Magic>::startpos();
+        let (l, w) = parse_go(
+            &["wtime", "1000", "btime", "2000", "winc", "10", "binc", "20"],
+            &b,
+        );
+        assert!(w.is_empty());
+        assert_eq!(l.time, Some(Duration::from_millis(1000)));
+        assert_eq!(l.inc, Duration::from_millis(10));
+    }
+
+    #[test]
+    fn go_skips_bad_values_with_a_warning() {
+        let b = Board::<Magic>::startpos();
+        let (l, w) = parse_go(
+            &[
+                "depth",
+                "x",
+                "wtime",
+                "-5",
+                "nodes",
+                "99999999999999999999999",
+            ],
+            &b,
+        );
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert_eq!(l.depth, None);
+        assert_eq!(l.time, Some(Duration::ZERO));
+        assert_eq!(l.nodes, Some(i64::MAX as u64));
+    }
+
+    #[test]
+    fn position_keeps_nothing_from_a_bad_command() {
+        assert!(parse_position(&["startpos", "moves", "e2e4", "e2e4"], false).is_err());
+        assert!(parse_position(&["fen", "8/8/8/8/8/8/8/8", "w", "-", "-"], false).is_err());
+        let g = parse_position(&["startpos", "moves", "e2e4", "e7e5"], false).unwrap();
+        assert_eq!(g.moves().len(), 2);
+    }
+
+    #[test]
+    fn setoption_splits_names_with_spaces() {
+        let args = ["name", "Clear", "Hash"];
+        assert_eq!(parse_setoption(&args).unwrap(), ("Clear Hash".into(), None));
+        let args = ["name", "Move", "Overhead", "value", "100"];
+        assert_eq!(
+            parse_setoption(&args).unwrap(),
+            ("Move Overhead".into(), Some("100".into()))
+        );
+    }
+}

@@ -1,0 +1,366 @@
+//! Staged move ordering (Thor's Hammer generated its moves in stages too): the
+//! hash move first, then winning captures, killers and the countermove, quiet
+//! moves by history, and losing captures last. Each stage is generated only when
+//! the one before it is used up, so a cut-off on the hash move generates nothing.
+
+use super::history::{Histories, PieceTo};
+use crate::board::movegen::Collect;
+use crate::board::{Board, MoveList, Stage as GenStage};
+use crate::engine::Engine;
+use crate::types::*;
+
+/// Values that order captures (most valuable victim first).
+pub const ORDER_VALUES: [i32; 6] = [100, 320, 330, 500, 900, 0];
+
+/// Where a picker is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Stage {
+    TtMove,
+    GenCaptures,
+    GoodCaptures,
+    Killer1,
+    Killer2,
+    Countermove,
+    GenQuiets,
+    Quiets,
+    BadCaptures,
+    // In check: every evasion, in one list.
+    EvasionTt,
+    GenEvasions,
+    Evasions,
+    // Quiescence: captures and queen promotions only.
+    QsTt,
+    GenQsCaptures,
+    QsCaptures,
+    Done,
+}
+
+/// The piece kind captured by `m`, if any (en passant captures a pawn).
+#[inline(always)]
+pub fn captured_kind<S: crate::attacks::Slider>(board: &Board<S>, m: Move) -> Option<PieceKind> {
+    match m.kind() {
+        MoveKind::EnPassant => Some(PieceKind::Pawn),
+        MoveKind::Castling => None,
+        _ => board.piece_on(m.to()).map(|p| p.kind()),
+    }
+}
+
+/// Whether `m` is a capture or a promotion (the moves quiescence searches).
+#[inline(always)]
+pub fn is_noisy<S: crate::attacks::Slider>(board: &Board<S>, m: Move) -> bool {
+    m.kind() == MoveKind::Promotion || captured_kind(board, m).is_some()
+}
+
+/// Hands out the moves of one node, best first.
+pub struct MovePicker {
+    stage: Stage,
+    tt_move: Move,
+    killers: [Move; 2],
+    counter: Move,
+    moves: [Move; 256],
+    scores: [i32; 256],
+    len: usize,
+    cur: usize,
+    bad: [Move; 256],
+    bad_len: usize,
+    bad_cur: usize,
+    /// Set by the search once late quiet moves are pruned anyway.
+    pub skip_quiets: bool,
+}
+
+impl MovePicker {
+    /// A picker for a node of the main search.
+    pub fn new(in_check: bool, tt_move: Move, killers: [Move; 2], counter: Move) -> MovePicker {
+        MovePicker {
+            stage: if in_check {
+                Stage::EvasionTt
+            } else {
+                Stage::TtMove
+            },
+            tt_move,
+            killers,
+            counter,
+            moves: [Move::NULL; 256],
+            scores: [0; 256],
+            len: 0,
+            cur: 0,
+            bad: [Move::NULL; 256],
+            bad_len: 0,
+            bad_cur: 0,
+            skip_quiets: false,
+        }
+    }
+
+    /// A picker for quiescence: captures and queen promotions, or every evasion
+    /// when in check.
+    pub fn new_qsearch(in_check: bool, tt_move: Move) -> MovePicker {
+        let mut p = MovePicker::new(in_check, tt_move, [Move::NULL; 2], Move::NULL);
+        if !in_check {
+            p.stage = Stage::QsTt;
+        }
+        p
+    }
+
+    fn generate<E: Engine>(&mut self, board: &Board<E::Slider>, stage: GenStage) {
+        let mut list = MoveList::new();
+        board.generate::<E::Bits, _>(stage, &mut Collect::<E::Bits>::new(&mut list));
+        self.len = 0;
+        self.cur = 0;
+        for m in list.iter() {
+            if m != self.tt_move {
+                self.moves[self.len] = m;
+                self.len += 1;
+            }
+        }
+    }
+
+    /// Capture order: the victim's value, then the capture history.
+    fn score_captures<E: Engine>(&mut self, board: &Board<E::Slider>, hist: &Histories) {
+        for i in 0..self.len {
+            let m = self.moves[i];
+            let victim = captured_kind(board, m).map_or(0, |k| ORDER_VALUES[k.index()]);
+            let promo = m
+                .promotion_kind()
+                .map_or(0, |k| ORDER_VALUES[k.index()] - ORDER_VALUES[0]);
+            let piece = board
+                .piece_on(m.from())
+                .expect("a generated move has a piece");
+            let captured = captured_kind(board, m)
+                .map_or(PieceKind::Pawn, |k| k)
+                .index();
+            let h = if promo == 0 || victim != 0 {
+                hist.capture_score(piece, m.to().index(), captured)
+            } else {
+                0
+            };
+            self.scores[i] = (victim + promo) * 16 + h / 8;
+        }
+    }
+
+    fn score_quiets<E: Engine>(
+        &mut self,
+        board: &Board<E::Slider>,
+        hist: &Histories,
+        cont: [Option<&PieceTo>; 2],
+    ) {
+        let side = board.side_to_move();
+        for i in 0..self.len {
+            let m = self.moves[i];
+            let piece = board
+                .piece_on(m.from())
+                .expect("a generated move has a piece");
+            let (p, to) = (piece.index(), m.to().index());
+            let mut s = hist.quiet(side, m);
+            for c in cont.iter().flatten() {
+                s += c[p][to] as i32;
+            }
+            self.scores[i] = s;
+        }
+    }
+
+    fn score_evasions<E: Engine>(
+        &mut self,
+        board: &Board<E::Slider>,
+        hist: &Histories,
+        cont: [Option<&PieceTo>; 2],
+    ) {
+        let side = board.side_to_move();
+        for i in 0..self.len {
+            let m = self.moves[i];
+            self.scores[i] = if let Some(k) = captured_kind(board, m) {
+                (1 << 24) + ORDER_VALUES[k.index()] * 16
+            } else {
+                let piece = board
+                    .piece_on(m.from())
+                    .expect("a generated move has a piece");
+                let mut s = hist.quiet(side, m);
+                for c in cont.iter().flatten() {
+                    s += c[piece.index()][m.to().index()] as i32;
+                }
+                s
+            };
+        }
+    }
+
+    /// The best-scored move left in the current list, or none.
+    fn pick_best(&mut self) -> Option<Move> {
+        if self.cur >= self.len {
+            return None;
+        }
+        let mut best = self.cur;
+        for i in self.cur + 1..self.len {
+            if self.scores[i] > self.scores[best] {
+                best = i;
+            }
+        }
+        self.moves.swap(self.cur, best);
+        self.scores.swap(self.cur, best);
+        self.cur += 1;
+        Some(self.moves[self.cur - 1])
+    }
+
+    /// Sort the whole current list, best first (insertion sort: lists are short
+    /// and mostly small).
+    fn sort(&mut self) {
+        for i in 1..self.len {
+            let (m, s) = (self.moves[i], self.scores[i]);
+            let mut j = i;
+            while j > 0 && self.scores[j - 1] < s {
+                self.moves[j] = self.moves[j - 1];
+                self.scores[j] = self.scores[j - 1];
+                j -= 1;
+            }
+            self.moves[j] = m;
+            self.scores[j] = s;
+        }
+    }
+
+    /// Whether a refutation slot (killer, countermove) holds a usable quiet move.
+    fn usable_refutation<E: Engine>(&self, board: &Board<E::Slider>, m: Move) -> bool {
+        !m.is_null() && m != self.tt_move && !is_noisy(board, m) && board.is_legal::<E::Bits>(m)
+    }
+
+    /// The next move, or `None` when every move has been handed out.
+    #[inline]
+    pub fn next<E: Engine>(
+        &mut self,
+        board: &Board<E::Slider>,
+        hist: &Histories,
+        cont: [Option<&PieceTo>; 2],
+        see_threshold: impl Fn(&Board<E::Slider>, Move) -> bool,
+    ) -> Option<Move> {
+        loop {
+            match self.stage {
+                Stage::TtMove | Stage::EvasionTt | Stage::QsTt => {
+                    let tt_ok = !self.tt_move.is_null()
+                        && board.is_legal::<E::Bits>(self.tt_move)
+                        && (self.stage != Stage::QsTt
+                            || (is_noisy(board, self.tt_move)
+                                && self
+                                    .tt_move
+                                    .promotion_kind()
+                                    .is_none_or(|k| k == PieceKind::Queen)));
+                    self.stage = match self.stage {
+                        Stage::TtMove => Stage::GenCaptures,
+                        Stage::EvasionTt => Stage::GenEvasions,
+                        _ => Stage::GenQsCaptures,
+                    };
+                    if tt_ok {
+                        return Some(self.tt_move);
+                    }
+                    // An unusable hash move must not be skipped by the generators.
+                    self.tt_move = Move::NULL;
+                }
+                Stage::GenCaptures => {
+                    self.generate::<E>(board, GenStage::Captures);
+                    self.score_captures::<E>(board, hist);
+                    self.stage = Stage::GoodCaptures;
+                }
+                Stage::GoodCaptures => match self.pick_best() {
+                    Some(m) => {
+                        // Under-promotions and captures that lose material wait
+                        // until after the quiet moves.
+                        let under = m.promotion_kind().is_some_and(|k| k != PieceKind::Queen);
+                        if under || !see_threshold(board, m) {
+                            self.bad[self.bad_len] = m;
+                            self.bad_len += 1;
+                        } else {
+                            return Some(m);
+                        }
+                    }
+                    None => self.stage = Stage::Killer1,
+                },
+                Stage::Killer1 | Stage::Killer2 | Stage::Countermove => {
+                    let (slot, next) = match self.stage {
+                        Stage::Killer1 => (0, Stage::Killer2),
+                        Stage::Killer2 => (1, Stage::Countermove),
+                        _ => (2, Stage::GenQuiets),
+                    };
+                    self.stage = next;
+                    let m = [self.killers[0], self.killers[1], self.counter][slot];
+                    let dup =
+                        (slot >= 1 && m == self.killers[0]) || (slot == 2 && m == self.killers[1]);
+                    if !dup && !self.skip_quiets && self.usable_refutation::<E>(board, m) {
+                        return Some(m);
+                    }
+                    // Not handed out: the quiet stage must not filter it away.
+                    match slot {
+                        0 => self.killers[0] = Move::NULL,
+                        1 => self.killers[1] = Move::NULL,
+                        _ => self.counter = Move::NULL,
+                    }
+                }
+                Stage::GenQuiets => {
+                    if self.skip_quiets {
+                        self.len = 0;
+                        self.cur = 0;
+                    } else {
+                        self.generate::<E>(board, GenStage::Quiets);
+                        // Drop the refutation moves already tried.
+                        let mut n = 0;
+                        for i in 0..self.len {
+                            let m = self.moves[i];
+                            if m != self.killers[0] && m != self.killers[1] && m != self.counter {
+                                self.moves[n] = m;
+                                n += 1;
+                            }
+                        }
+                        self.len = n;
+                        self.score_quiets::<E>(board, hist, cont);
+                        self.sort();
+                    }
+                    self.stage = Stage::Quiets;
+                }
+                Stage::Quiets => {
+                    if !self.skip_quiets && self.cur < self.len {
+                        self.cur += 1;
+                        return Some(self.moves[self.cur - 1]);
+                    }
+                    self.stage = Stage::BadCaptures;
+                }
+                Stage::BadCaptures => {
+                    if self.bad_cur < self.bad_len {
+                        self.bad_cur += 1;
+                        return Some(self.bad[self.bad_cur - 1]);
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::GenEvasions => {
+                    self.generate::<E>(board, GenStage::All);
+                    self.score_evasions::<E>(board, hist, cont);
+                    self.stage = Stage::Evasions;
+                }
+                Stage::Evasions => {
+                    let m = self.pick_best();
+                    if m.is_none() {
+                        self.stage = Stage::Done;
+                    }
+                    return m;
+                }
+                Stage::GenQsCaptures => {
+                    self.generate::<E>(board, GenStage::Captures);
+                    // Quiescence leaves under-promotions out.
+                    let mut n = 0;
+                    for i in 0..self.len {
+                        let m = self.moves[i];
+                        if m.promotion_kind().is_none_or(|k| k == PieceKind::Queen) {
+                            self.moves[n] = m;
+                            n += 1;
+                        }
+                    }
+                    self.len = n;
+                    self.score_captures::<E>(board, hist);
+                    self.stage = Stage::QsCaptures;
+                }
+                Stage::QsCaptures => {
+                    let m = self.pick_best();
+                    if m.is_none() {
+                        self.stage = Stage::Done;
+                    }
+                    return m;
+                }
+                Stage::Done => return None,
+            }
+        }
+    }
+}

@@ -1,0 +1,332 @@
+//! The transposition table: shared by every search thread, lock-free.
+//!
+//! A bucket is one 64-byte cache line of four entries. An entry is two atomic
+//! words, each carrying the same 16 bits of the key: one word holds the move, the
+//! score and the static evaluation, the other the depth, the bound and the
+//! generation. A probe accepts an entry only when both words carry the key's
+//! bits, so a read torn by a concurrent write (the halves of two different
+//! entries) is almost always a miss, and never undefined behaviour: every access
+//! is an atomic load or store.
+//!
+//! The memory is allocated when the size is set, zeroed by the allocator (for a
+//! large table, fresh pages from the OS), never by a loop.
+
+use super::score::{MATE_IN_MAX, VALUE_NONE};
+use crate::types::Move;
+use std::alloc::{alloc_zeroed, dealloc, Layout};
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
+
+/// How a stored score bounds the true value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// Nothing stored (an empty entry).
+    None = 0,
+    /// The true value is at most the score (the search failed low).
+    Upper = 1,
+    /// The true value is at least the score (the search failed high).
+    Lower = 2,
+    /// The score is exact.
+    Exact = 3,
+}
+
+impl Bound {
+    fn from_bits(b: u64) -> Bound {
+        match b & 3 {
+            0 => Bound::None,
+            1 => Bound::Upper,
+            2 => Bound::Lower,
+            _ => Bound::Exact,
+        }
+    }
+}
+
+/// What a probe found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TtHit {
+    /// The best move found (may be [`Move::NULL`]; never trusted without a legality test).
+    pub mv: Move,
+    /// The score, already adjusted from "mate in N from here" to the probing ply.
+    pub score: i32,
+    /// The static evaluation, or [`VALUE_NONE`].
+    pub eval: i32,
+    /// The depth the score was searched to.
+    pub depth: i32,
+    pub bound: Bound,
+}
+
+#[derive(Default)]
+struct Entry {
+    /// key16 << 48 | move << 32 | score << 16 | eval
+    data: AtomicU64,
+    /// key16 << 48 | depth << 8 | generation << 2 | bound
+    meta: AtomicU64,
+}
+
+#[repr(C, align(64))]
+#[derive(Default)]
+struct Bucket {
+    entries: [Entry; 4],
+}
+
+/// Depths are stored offset so that quiescence depths (down to -8 or so) fit a byte.
+const DEPTH_OFFSET: i32 = 16;
+/// Generations live in six bits.
+const GEN_MASK: u8 = 63;
+
+/// A lock-free transposition table.
+pub struct TranspositionTable {
+    buckets: *mut Bucket,
+    len: usize,
+    generation: AtomicU8,
+}
+
+// SAFETY: the table owns its buckets, and every access to them goes through atomics.
+unsafe impl Send for TranspositionTable {}
+// SAFETY: as above: shared access only ever performs atomic loads and stores.
+unsafe impl Sync for TranspositionTable {}
+
+impl TranspositionTable {
+    /// A table of `mb` mebibytes (at least one bucket), zeroed by the allocator.
+    ///
+    /// Returns `None` if the memory cannot be allocated.
+    pub fn new(mb: usize) -> Option<TranspositionTable> {
+        let bytes = mb.max(1).checked_mul(1 << 20)?;
+        let len = (bytes / std::mem::size_of::<Bucket>()).max(1);
+        let layout = Layout::array::<Bucket>(len).ok()?;
+        // SAFETY: the layout has a non-zero size. All-zero bytes are a valid
+        // `Bucket` (atomic integers), and zero is the empty entry.
+        let ptr = unsafe { alloc_zeroed(layout) } as *mut Bucket;
+        if ptr.is_null() {
+            return None;
+        }
+        Some(TranspositionTable {
+            buckets: ptr,
+            len,
+            generation: AtomicU8::new(0),
+        })
+    }
+
+    /// The size in mebibytes.
+    pub fn size_mb(&self) -> usize {
+        (self.len * std::mem::size_of::<Bucket>()) >> 20
+    }
+
+    fn bucket(&self, key: u64) -> &Bucket {
+        // Multiply-shift maps the key onto 0..len without a power-of-two size.
+        let i = ((key as u128 * self.len as u128) >> 64) as usize;
+        // SAFETY: i < len, and the buckets live as long as `self`.
+        unsafe { &*self.buckets.add(i) }
+    }
+
+    /// Start a new search: entries from earlier searches age.
+    pub fn new_search(&self) {
+        let g = self.generation.load(Relaxed);
+        self.generation.store(g.wrapping_add(1) & GEN_MASK, Relaxed);
+    }
+
+    /// Look `key` up; `ply` is the distance from the root, for mate scores.
+    #[inline]
+    pub fn probe(&self, key: u64, ply: usize) -> Option<TtHit> {
+        let k = key & 0xFFFF;
+        for e in &self.bucket(key).entries {
+            let meta = e.meta.load(Relaxed);
+            if meta >> 48 != k || meta & 3 == 0 {
+                continue;
+            }
+            let data = e.data.load(Relaxed);
+            if data >> 48 != k {
+                continue;
+            }
+            // Refresh the age, so a hit survives replacement.
+            let gen = self.generation.load(Relaxed) as u64;
+            let fresh = (meta & !(u64::from(GEN_MASK) << 2)) | gen << 2;
+            if fresh != meta {
+                e.meta.store(fresh, Relaxed);
+            }
+            return Some(TtHit {
+                mv: Move::from_bits((data >> 32) as u16),
+                score: score_from_tt((data >> 16) as u16 as i16 as i32, ply),
+                eval: data as u16 as i16 as i32,
+                depth: ((meta >> 8) & 0xFF) as i32 - DEPTH_OFFSET,
+                bound: Bound::from_bits(meta),
+            });
+        }
+        None
+    }
+
+    /// Store a result. The entry kept is the one for this key, else the one least
+    /// worth keeping: the shallowest, counting every generation of age as 8 plies.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub fn store(
+        &self,
+        key: u64,
+        mv: Move,
+        score: i32,
+        eval: i32,
+        depth: i32,
+        bound: Bound,
+        ply: usize,
+    ) {
+        let k = key & 0xFFFF;
+        let gen = self.generation.load(Relaxed);
+        let bucket = self.bucket(key);
+        let mut victim = &bucket.entries[0];
+        let mut victim_worth = i32::MAX;
+        let mut same_key = false;
+        for e in &bucket.entries {
+            let meta = e.meta.load(Relaxed);
+            if meta >> 48 == k && meta & 3 != 0 {
+                victim = e;
+                same_key = true;
+                break;
+            }
+            let age = (gen.wrapping_sub(((meta >> 2) & 63) as u8) & GEN_MASK) as i32;
+            let worth = ((meta >> 8) & 0xFF) as i32 - 8 * age;
+            let worth = if meta & 3 == 0 { i32::MIN } else { worth };
+            if worth < victim_worth {
+                victim_worth = worth;
+                victim = e;
+            }
+        }
+        let old_meta = victim.meta.load(Relaxed);
+        let old_data = victim.data.load(Relaxed);
+        let mut mv = mv;
+        if same_key {
+            // Keep a move we already had for this position rather than none.
+            if mv.is_null() {
+                mv = Move::from_bits((old_data >> 32) as u16);
+            }
+            // Keep a deeper result of this search unless the new one is exact.
+            let old_depth = ((old_meta >> 8) & 0xFF) as i32 - DEPTH_OFFSET;
+            let old_gen = ((old_meta >> 2) & 63) as u8;
+            if bound != Bound::Exact && old_gen == gen && depth + 4 < old_depth {
+                return;
+            }
+        }
+        let depth = (depth + DEPTH_OFFSET).clamp(0, 255) as u64;
+        let data = k << 48
+            | (mv.bits() as u64) << 32
+            | (score_to_tt(score, ply) as i16 as u16 as u64) << 16
+            | (eval.clamp(-32000, 32000) as i16 as u16 as u64);
+        let meta = k << 48 | depth << 8 | (gen as u64) << 2 | bound as u64;
+        victim.data.store(data, Relaxed);
+        victim.meta.store(meta, Relaxed);
+    }
+
+    /// Per mille of the first thousand entries used by the current search.
+    pub fn hashfull(&self) -> usize {
+        let gen = self.generation.load(Relaxed) as u64;
+        let buckets = self.len.min(250);
+        let mut used = 0;
+        for i in 0..buckets {
+            // SAFETY: i < len.
+            let b = unsafe { &*self.buckets.add(i) };
+            for e in &b.entries {
+                let meta = e.meta.load(Relaxed);
+                if meta & 3 != 0 && (meta >> 2) & 63 == gen {
+                    used += 1;
+                }
+            }
+        }
+        used * 1000 / (buckets * 4)
+    }
+
+    /// Hint the CPU to fetch the bucket of `key` into the cache.
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let b = self.bucket(key) as *const Bucket as *const i8;
+            // SAFETY: prefetch never faults and has no architectural effect; SSE is
+            // part of the x86-64 baseline.
+            unsafe { std::arch::x86_64::_mm_prefetch(b, std::arch::x86_64::_MM_HINT_T0) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+}
+
+impl Drop for TranspositionTable {
+    fn drop(&mut self) {
+        let layout = Layout::array::<Bucket>(self.len).expect("the layout was valid at new");
+        // SAFETY: allocated in `new` with this layout, freed once.
+        unsafe { dealloc(self.buckets as *mut u8, layout) };
+    }
+}
+
+/// A score as stored: mate scores count from this node, not from the root.
+#[inline]
+pub fn score_to_tt(score: i32, ply: usize) -> i32 {
+    if score == VALUE_NONE {
+        score
+    } else if score >= MATE_IN_MAX {
+        score + ply as i32
+    } else if score <= -MATE_IN_MAX {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+/// A stored score seen from `ply` plies below the root.
+#[inline]
+pub fn score_from_tt(score: i32, ply: usize) -> i32 {
+    if score == VALUE_NONE {
+        score
+    } else if score >= MATE_IN_MAX {
+        score - ply as i32
+    } else if score <= -MATE_IN_MAX {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::score::MATE;
+
+    #[test]
+    fn mate_scores_round_trip_by_ply() {
+        let tt = TranspositionTable::new(1).unwrap();
+        // Mate in 3 plies from a node 5 plies below the root is mate in 8 from the root.
+        tt.store(0xABCD_1234, Move::NULL, MATE - 8, 0, 4, Bound::Exact, 5);
+        let hit = tt.probe(0xABCD_1234, 5).unwrap();
+        assert_eq!(hit.score, MATE - 8);
+        // Seen from another ply (a transposition 2 plies deeper): still mate in 3 from there.
+        let hit = tt.probe(0xABCD_1234, 7).unwrap();
+        assert_eq!(hit.score, MATE - 10);
+        tt.store(0x55, Move::NULL, -MATE + 9, 0, 4, Bound::Exact, 3);
+        assert_eq!(tt.probe(0x55, 1).unwrap().score, -MATE + 7);
+    }
+
+    #[test]
+    fn stores_and_finds_fields() {
+        let tt = TranspositionTable::new(1).unwrap();
+        let m = Move::normal(12, 28);
+        tt.store(42, m, -37, 15, 9, Bound::Lower, 0);
+        let hit = tt.probe(42, 0).unwrap();
+        assert_eq!(
+            hit,
+            TtHit {
+                mv: m,
+                score: -37,
+                eval: 15,
+                depth: 9,
+                bound: Bound::Lower
+            }
+        );
+        assert!(tt.probe(43, 0).is_none());
+    }
+
+    #[test]
+    fn a_new_table_is_empty() {
+        let tt = TranspositionTable::new(2).unwrap();
+        assert_eq!(tt.hashfull(), 0);
+        for k in 0..1000u64 {
+            assert!(tt.probe(k.wrapping_mul(0x9E37_79B9_7F4A_7C15), 0).is_none());
+        }
+    }
+}
