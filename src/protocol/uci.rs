@@ -317,6 +317,9 @@ pub fn info_line(root: &Board<Magic>, i: &Info) -> String {
         s += " pv";
         let mut b = *root;
         for &m in &i.pv {
+            if !b.is_legal::<crate::bits::Portable>(m) {
+                break;
+            }
             s += " ";
             s += &b.to_uci(m);
             b.make(m);

@@ -1,9 +1,669 @@
 //! The xboard / CECP v2 dialect.
+//!
+//! The engine plays the side xboard gives it (`go`, `playother`), thinks on its
+//! own clock (`level`, `st`, `sd`, `time`, `otim`), ponders when told `hard`,
+//! analyses (`analyze` ... `exit`), and claims results by the rules. Bad input gets
+//! `Error (...): ...` or `Illegal move: ...` and changes nothing.
 
-use super::Msg;
+use super::controller::{Controller, Game, Outcome, Reporter, MAX_HASH_MB, MAX_THREADS};
+use super::uci::{engine_name, set_option};
+use super::{emit, shown, Msg, MAX_LINE};
+use crate::attacks::{Magic, SliderKind};
+use crate::bits::{BitPath, Cpu};
+use crate::board::Board;
+use crate::search::{Event, Info, Limits, Score};
+use crate::types::{Color, Move, MoveKind};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
-/// Run the xboard loop until `quit` or EOF.
+/// What the running search is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Task {
+    /// Thinking on the engine's own move.
+    Think,
+    /// Pondering on the opponent's time, expecting this move.
+    Ponder(Move),
+    /// Analysing (`analyze` mode).
+    Analyze,
+}
+
+/// The time control set by `level` and `st`.
+#[derive(Clone, Copy, Debug)]
+struct TimeControl {
+    /// Moves per session (0: the whole game).
+    mps: u32,
+    base: Duration,
+    inc: Duration,
+    /// Fixed time per move (`st`).
+    per_move: Option<Duration>,
+}
+
+struct Xboard {
+    ctl: Controller,
+    /// The colour the engine plays; `None` in force mode.
+    engine: Option<Color>,
+    post: Arc<AtomicBool>,
+    ponder: bool,
+    analyze: bool,
+    task: Option<Task>,
+    tc: TimeControl,
+    depth: Option<i32>,
+    /// The engine's and the opponent's clocks, as `time` and `otim` gave them.
+    time: Option<Duration>,
+    otim: Option<Duration>,
+    /// The last search report, for `.` in analyze mode.
+    last: Arc<Mutex<Option<Info>>>,
+    started: Instant,
+}
+
+/// Run the xboard loop until `quit` or EOF. `first` is a line already read.
 pub fn run(rx: Receiver<Msg>, tx: Sender<Msg>, first: Option<String>) -> i32 {
-    super::uci::run(rx, tx, first)
+    let mut x = Xboard {
+        ctl: Controller::new(tx),
+        engine: Some(Color::Black),
+        post: Arc::new(AtomicBool::new(true)),
+        ponder: false,
+        analyze: false,
+        task: None,
+        tc: TimeControl {
+            mps: 0,
+            base: Duration::from_secs(300),
+            inc: Duration::ZERO,
+            per_move: None,
+        },
+        depth: None,
+        time: None,
+        otim: None,
+        last: Arc::new(Mutex::new(None)),
+        started: Instant::now(),
+    };
+    if let Some(l) = first {
+        if !x.line(&l) {
+            return 0;
+        }
+    }
+    while let Ok(msg) = rx.recv() {
+        match msg {
+            Msg::Line(l) => {
+                if !x.line(&l) {
+                    break;
+                }
+            }
+            Msg::TooLong(n) => emit(&format!(
+                "Error (line too long): ignored an input line of {n} bytes (the limit is {MAX_LINE})"
+            )),
+            Msg::Eof => break,
+            Msg::SearchDone(id, r) => {
+                if x.ctl.finished(id) {
+                    x.search_done(r.best, r.ponder);
+                }
+            }
+        }
+    }
+    x.ctl.wait();
+    0
+}
+
+impl Xboard {
+    /// Handle one line; false to quit.
+    fn line(&mut self, line: &str) -> bool {
+        let line = line.trim();
+        let (cmd, arg) = match line.split_once(char::is_whitespace) {
+            Some((c, a)) => (c, a.trim()),
+            None => (line, ""),
+        };
+        match cmd {
+            "" => {}
+            "xboard" | "accepted" | "rejected" | "random" | "computer" | "name" | "rating"
+            | "ics" | "white" | "black" | "draw" | "hint" | "bk" => {}
+            "protover" => self.features(),
+            "new" => self.new_game(),
+            "variant" => self.variant(arg),
+            "force" => {
+                self.stop_search();
+                self.engine = None;
+            }
+            "go" => {
+                self.stop_search();
+                self.engine = Some(self.side());
+                self.maybe_think();
+            }
+            "playother" => {
+                self.stop_search();
+                self.engine = Some(self.side().flip());
+                self.maybe_ponder(None);
+            }
+            "usermove" => self.user_move(arg),
+            "?" => {
+                if self.task == Some(Task::Think) {
+                    self.ctl.stop();
+                }
+            }
+            "ping" => emit(&format!("pong {arg}")),
+            "setboard" => self.setboard(arg),
+            "undo" => self.take_back(1),
+            "remove" => self.take_back(2),
+            "result" => {
+                self.stop_search();
+                self.engine = None;
+            }
+            "level" => self.level(arg),
+            "st" => match parse_seconds(arg) {
+                Some(t) if t > Duration::ZERO => self.tc.per_move = Some(t),
+                _ => error("bad st", line),
+            },
+            "sd" => match arg.parse::<i64>() {
+                Ok(d) if d >= 1 => self.depth = Some(d.min(127) as i32),
+                _ => error("bad sd", line),
+            },
+            "time" | "otim" => match arg.parse::<i64>() {
+                Ok(cs) => {
+                    let t = Duration::from_millis(cs.clamp(0, 1 << 40) as u64 * 10);
+                    if cmd == "time" {
+                        self.time = Some(t);
+                    } else {
+                        self.otim = Some(t);
+                    }
+                }
+                Err(_) => error(&format!("bad {cmd}"), line),
+            },
+            "post" => self.post.store(true, Ordering::Relaxed),
+            "nopost" => self.post.store(false, Ordering::Relaxed),
+            "hard" => self.ponder = true,
+            "easy" => {
+                self.ponder = false;
+                if matches!(self.task, Some(Task::Ponder(_))) {
+                    self.stop_search();
+                }
+            }
+            "analyze" => {
+                self.stop_search();
+                self.analyze = true;
+                self.engine = None;
+                self.start_analysis();
+            }
+            "exit" => {
+                if self.analyze {
+                    self.stop_search();
+                    self.analyze = false;
+                }
+            }
+            "." => self.stat(),
+            "memory" => match arg.parse::<usize>() {
+                Ok(mb) if (1..=MAX_HASH_MB).contains(&mb) => self.option("Hash", &mb.to_string()),
+                _ => error("bad memory", line),
+            },
+            "cores" => match arg.parse::<usize>() {
+                Ok(n) if (1..=MAX_THREADS).contains(&n) => self.option("Threads", &n.to_string()),
+                _ => error("bad cores", line),
+            },
+            "option" => match arg.split_once('=') {
+                Some((n, v)) => self.option(n.trim(), v.trim()),
+                None => self.option(arg, ""),
+            },
+            "nps" => error("not supported", line),
+            "edit" => error("not supported (use setboard)", line),
+            "quit" => return false,
+            _ => {
+                // A bare move, as xboard sends without usermove=1.
+                if self.looks_like_move(cmd) && arg.is_empty() {
+                    self.user_move(cmd);
+                } else {
+                    error("unknown command", line);
+                }
+            }
+        }
+        true
+    }
+
+    fn side(&self) -> Color {
+        self.ctl.game.board().side_to_move()
+    }
+
+    fn features(&self) {
+        let cpu = Cpu::detect();
+        let bits: Vec<&str> = BitPath::ALL
+            .iter()
+            .filter(|p| p.available(&cpu))
+            .map(|p| p.name())
+            .collect();
+        let sliders: Vec<&str> = SliderKind::ALL
+            .iter()
+            .filter(|k| k.available(&cpu))
+            .map(|k| k.name())
+            .collect();
+        let o = &self.ctl.opts;
+        emit(&format!(
+            "feature done=0 ping=1 setboard=1 usermove=1 time=1 draw=0 colors=0 analyze=1 \
+             sigint=0 sigterm=0 reuse=1 san=0 nps=0 memory=1 smp=1 \
+             variants=\"normal,fischerandom\" myname=\"{}\"",
+            engine_name()
+        ));
+        emit(&format!(
+            "feature option=\"BitPath -combo {}\"",
+            combo(o.bits.name(), &bits)
+        ));
+        emit(&format!(
+            "feature option=\"Slider -combo {}\"",
+            combo(o.slider.name(), &sliders)
+        ));
+        emit("feature option=\"MultiPV -spin 1 1 256\"");
+        emit("feature option=\"Move Overhead -spin 30 0 10000\"");
+        emit("feature option=\"Clear Hash -button\"");
+        emit("feature done=1");
+    }
+
+    fn new_game(&mut self) {
+        self.stop_search();
+        self.analyze = false;
+        let chess960 = false;
+        self.ctl.opts.chess960 = chess960;
+        self.ctl.new_game();
+        self.engine = Some(Color::Black);
+        self.depth = None;
+        self.tc.per_move = None;
+    }
+
+    fn variant(&mut self, v: &str) {
+        match v {
+            "normal" => self.set_chess960(false),
+            "fischerandom" => self.set_chess960(true),
+            _ => error("unsupported variant", v),
+        }
+    }
+
+    fn set_chess960(&mut self, on: bool) {
+        self.ctl.opts.chess960 = on;
+        self.ctl.game.set_chess960(on);
+    }
+
+    fn setboard(&mut self, fen: &str) {
+        match Board::<Magic>::from_fen(fen) {
+            Ok(mut b) => {
+                self.stop_search();
+                b.set_chess960(self.ctl.opts.chess960);
+                self.ctl.game = Game::new(b);
+                if self.analyze {
+                    self.start_analysis();
+                }
+            }
+            Err(e) => {
+                emit(&format!("tellusererror Illegal position: {e}"));
+                error(&format!("bad FEN: {e}"), fen);
+            }
+        }
+    }
+
+    fn take_back(&mut self, n: usize) {
+        self.stop_search();
+        for _ in 0..n {
+            if !self.ctl.game.pop() {
+                error("nothing to undo", if n == 1 { "undo" } else { "remove" });
+                break;
+            }
+        }
+        if self.analyze {
+            self.start_analysis();
+        }
+    }
+
+    fn level(&mut self, arg: &str) {
+        let parts: Vec<&str> = arg.split_whitespace().collect();
+        let parsed = match parts.as_slice() {
+            [mps, base, inc] => (|| {
+                let mps = mps.parse::<u32>().ok()?;
+                let base = match base.split_once(':') {
+                    Some((m, s)) => {
+                        Duration::from_secs(m.parse::<u64>().ok()?.checked_mul(60)?)
+                            + Duration::from_secs(s.parse::<u64>().ok()?)
+                    }
+                    None => Duration::from_secs_f64(
+                        base.parse::<f64>()
+                            .ok()
+                            .filter(|v| v.is_finite() && *v >= 0.0)?
+                            * 60.0,
+                    ),
+                };
+                let inc = parse_seconds(inc)?;
+                Some((mps, base, inc))
+            })(),
+            _ => None,
+        };
+        match parsed {
+            Some((mps, base, inc)) => {
+                self.tc = TimeControl {
+                    mps,
+                    base,
+                    inc,
+                    per_move: None,
+                };
+            }
+            None => error("bad level (expected 'level MPS BASE INC')", arg),
+        }
+    }
+
+    fn option(&mut self, name: &str, value: &str) {
+        let value = (!value.is_empty()).then_some(value);
+        self.stop_search();
+        if let Err(e) = set_option(&mut self.ctl, name, value) {
+            error("option", &e);
+        }
+    }
+
+    /// Whether an unknown command is written like a move (so it gets "Illegal
+    /// move" rather than "unknown command"): coordinates or SAN.
+    fn looks_like_move(&self, s: &str) -> bool {
+        let t = s.trim_end_matches(['+', '#']);
+        if t.starts_with("O-O") || t.starts_with("0-0") {
+            return true;
+        }
+        let t = t.trim_end_matches(['q', 'r', 'b', 'n', 'Q', 'R', 'B', 'N']);
+        let t = t.strip_suffix('=').unwrap_or(t).as_bytes();
+        t.len() >= 2
+            && t.len() <= 7
+            && matches!(t[t.len() - 2], b'a'..=b'h')
+            && matches!(t[t.len() - 1], b'1'..=b'8')
+            && t.iter()
+                .all(|c| c.is_ascii_alphanumeric() || *c == b'x' || *c == b'-')
+    }
+
+    /// The opponent's move (or, in analyze/force mode, any move to play).
+    fn user_move(&mut self, s: &str) {
+        let b = *self.ctl.game.board();
+        let m = match parse_move(&b, s) {
+            Some(m) => m,
+            None => {
+                emit(&format!("Illegal move: {}", shown(s)));
+                return;
+            }
+        };
+        if self.task == Some(Task::Think) {
+            emit(&format!("Illegal move (not your turn): {}", shown(s)));
+            return;
+        }
+        // A ponder search on the move just played becomes the real search.
+        if self.task == Some(Task::Ponder(m)) && self.ctl.pondering() {
+            self.ctl.game.push(m);
+            self.task = Some(Task::Think);
+            self.ctl.ponderhit();
+            return;
+        }
+        self.stop_search();
+        self.ctl.game.push(m);
+        if self.analyze {
+            self.start_analysis();
+            return;
+        }
+        if self.claim_result() {
+            return;
+        }
+        self.maybe_think();
+    }
+
+    /// Stop any search and forget it.
+    fn stop_search(&mut self) {
+        self.ctl.wait();
+        self.task = None;
+    }
+
+    /// Think if the engine is to move.
+    fn maybe_think(&mut self) {
+        if self.engine != Some(self.side()) || self.ctl.game.outcome().is_some() {
+            return;
+        }
+        let limits = self.limits();
+        self.start(limits, Task::Think);
+    }
+
+    /// Ponder on the opponent's time, if asked to and a reply is expected.
+    fn maybe_ponder(&mut self, expected: Option<Move>) {
+        let Some(expected) = expected else {
+            return;
+        };
+        if !self.ponder || self.engine != Some(self.side().flip()) {
+            return;
+        }
+        if self.ctl.game.outcome().is_some() {
+            return;
+        }
+        // Search the position after the expected reply, as if it had been played.
+        let saved = self.ctl.game.clone();
+        self.ctl.game.push(expected);
+        if self.ctl.game.outcome().is_some() {
+            self.ctl.game = saved;
+            return;
+        }
+        let mut limits = self.limits();
+        limits.ponder = true;
+        self.start(limits, Task::Ponder(expected));
+        self.ctl.game = saved;
+    }
+
+    fn start_analysis(&mut self) {
+        self.stop_search();
+        if self.ctl.game.outcome().is_some() {
+            return;
+        }
+        let limits = Limits {
+            infinite: true,
+            ..Limits::default()
+        };
+        self.start(limits, Task::Analyze);
+    }
+
+    fn start(&mut self, limits: Limits, task: Task) {
+        let post = self.post.clone();
+        let last = self.last.clone();
+        let report: Reporter = Arc::new(move |root: &Board<Magic>, e: Event| {
+            if let Event::Info(i) = e {
+                if post.load(Ordering::Relaxed) {
+                    emit(&thinking_line(root, &i));
+                }
+                if let Ok(mut l) = last.lock() {
+                    *l = Some(i);
+                }
+            }
+        });
+        if let Ok(mut l) = self.last.lock() {
+            *l = None;
+        }
+        self.started = Instant::now();
+        match self.ctl.go(limits, report) {
+            Ok(_) => self.task = Some(task),
+            Err(e) => error("search", &e),
+        }
+    }
+
+    /// The limits for the engine's move from the clock settings.
+    fn limits(&self) -> Limits {
+        let mut l = Limits {
+            depth: self.depth,
+            ..Limits::default()
+        };
+        if let Some(t) = self.tc.per_move {
+            l.movetime = Some(t);
+            return l;
+        }
+        let time = self.time.unwrap_or(self.tc.base);
+        l.time = Some(time);
+        l.inc = self.tc.inc;
+        if self.tc.mps > 0 {
+            let played = self.ctl.game.board().fullmove_number().saturating_sub(1);
+            l.movestogo = Some(self.tc.mps - played % self.tc.mps);
+        }
+        if self.depth.is_some() && self.time.is_none() && self.tc.per_move.is_none() {
+            l.time = None;
+        }
+        l
+    }
+
+    /// The search finished: play its move if it was thinking.
+    fn search_done(&mut self, best: Move, ponder: Option<Move>) {
+        let task = self.task.take();
+        if task != Some(Task::Think) {
+            return;
+        }
+        if best.is_null() {
+            self.claim_result();
+            return;
+        }
+        let b = *self.ctl.game.board();
+        emit(&format!("move {}", move_text(&b, best)));
+        self.ctl.game.push(best);
+        if self.claim_result() {
+            return;
+        }
+        self.maybe_ponder(ponder);
+    }
+
+    /// Announce the result if the game is over by the rules.
+    fn claim_result(&mut self) -> bool {
+        let Some(o) = self.ctl.game.outcome() else {
+            return false;
+        };
+        emit(&result_line(o));
+        true
+    }
+
+    fn stat(&self) {
+        if self.task != Some(Task::Analyze) {
+            return;
+        }
+        let last = self.last.lock().ok().and_then(|l| l.clone());
+        let cs = self.started.elapsed().as_millis() / 10;
+        match last {
+            Some(i) => {
+                let mv =
+                    i.pv.first()
+                        .map_or(String::from("-"), |&m| self.ctl.game.board().to_uci(m));
+                let total = self.ctl.game.board().count_moves::<crate::bits::Portable>();
+                emit(&format!(
+                    "stat01: {cs} {} {} {total} {total} {mv}",
+                    i.nodes, i.depth
+                ));
+            }
+            None => emit(&format!("stat01: {cs} 0 0 0 0")),
+        }
+    }
+}
+
+/// A move from the GUI: coordinate notation, or SAN (`O-O` for Chess960 castling).
+fn parse_move(b: &Board<Magic>, s: &str) -> Option<Move> {
+    b.parse_uci(s).ok().or_else(|| b.parse_san(s).ok())
+}
+
+/// A move for the GUI: coordinates, with `O-O`/`O-O-O` for Chess960 castling.
+fn move_text(b: &Board<Magic>, m: Move) -> String {
+    if m.kind() == MoveKind::Castling && b.is_chess960() {
+        return if m.to() > m.from() { "O-O" } else { "O-O-O" }.to_string();
+    }
+    b.to_uci(m)
+}
+
+/// `ply score time nodes pv`: score in centipawns, mates as 100000 + moves.
+fn thinking_line(root: &Board<Magic>, i: &Info) -> String {
+    let score = match i.score {
+        Score::Cp(cp) => cp,
+        Score::Mate(n) if n > 0 => 100_000 + n,
+        Score::Mate(n) => -100_000 + n,
+    };
+    let mut s = format!(
+        "{} {score} {} {}",
+        i.depth,
+        i.time.as_millis() / 10,
+        i.nodes
+    );
+    let mut b = *root;
+    for &m in &i.pv {
+        if !b.is_legal::<crate::bits::Portable>(m) {
+            break;
+        }
+        s += " ";
+        s += &move_text(&b, m);
+        b.make(m);
+    }
+    s
+}
+
+/// The result claim for an outcome.
+fn result_line(o: Outcome) -> String {
+    match o {
+        Outcome::Checkmate(Color::White) => "1-0 {White mates}".into(),
+        Outcome::Checkmate(Color::Black) => "0-1 {Black mates}".into(),
+        Outcome::Stalemate => "1/2-1/2 {Stalemate}".into(),
+        Outcome::FiftyMoves => "1/2-1/2 {50 move rule}".into(),
+        Outcome::Repetition => "1/2-1/2 {3-fold repetition}".into(),
+        Outcome::InsufficientMaterial => "1/2-1/2 {Insufficient material}".into(),
+    }
+}
+
+/// `Error (reason): input`.
+fn error(reason: &str, input: &str) {
+    emit(&format!("Error ({reason}): {}", shown(input)));
+}
+
+/// Seconds, possibly fractional, as `level` and `st` give them.
+fn parse_seconds(s: &str) -> Option<Duration> {
+    s.parse::<f64>()
+        .ok()
+        .filter(|v| v.is_finite() && *v >= 0.0 && *v < 1e9)
+        .map(Duration::from_secs_f64)
+}
+
+/// A `-combo` option's values, the default marked with `*`.
+fn combo(default: &str, all: &[&str]) -> String {
+    let marked: Vec<String> = all
+        .iter()
+        .map(|v| {
+            if *v == default {
+                format!("*{v}")
+            } else {
+                v.to_string()
+            }
+        })
+        .collect();
+    marked.join(" /// ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_are_claimed_in_xboard_form() {
+        assert_eq!(
+            result_line(Outcome::Checkmate(Color::Black)),
+            "0-1 {Black mates}"
+        );
+        assert_eq!(
+            result_line(Outcome::Repetition),
+            "1/2-1/2 {3-fold repetition}"
+        );
+    }
+
+    #[test]
+    fn seconds_parse_with_fractions() {
+        assert_eq!(parse_seconds("0.5"), Some(Duration::from_millis(500)));
+        assert_eq!(parse_seconds("-1"), None);
+        assert_eq!(parse_seconds("x"), None);
+    }
+
+    #[test]
+    fn mate_scores_use_the_100000_convention() {
+        let b = Board::<Magic>::startpos();
+        let i = Info {
+            depth: 5,
+            seldepth: 5,
+            multipv: 1,
+            score: Score::Mate(3),
+            bound: crate::search::Bound::Exact,
+            nodes: 10,
+            time: Duration::from_millis(120),
+            hashfull: 0,
+            pv: vec![],
+        };
+        assert_eq!(thinking_line(&b, &i), "5 100003 12 10");
+    }
 }

@@ -420,13 +420,12 @@ impl<'a, E: Engine> Worker<'a, E> {
     /// Extend a PV cut short (by a hash cut-off) with hash moves, each tested for
     /// legality, up to `depth` moves, stopping at a repetition.
     fn complete_pv(&self, pv: &mut Vec<Move>, depth: i32) {
-        if pv.len() >= depth.max(2) as usize {
-            return;
-        }
         let mut b = self.board;
         let mut seen = vec![b.key()];
-        for &m in pv.iter() {
+        for (i, &m) in pv.iter().enumerate() {
             if !b.is_legal::<E::Bits>(m) {
+                // Never show a line that cannot be played.
+                pv.truncate(i);
                 return;
             }
             b.make(m);
@@ -956,8 +955,13 @@ impl<'a, E: Engine> Worker<'a, E> {
                     extension = 1;
                 }
             }
-            // Step 13. Play the move.
+            // Step 13. Play the move. The child's line starts empty: only a PV
+            // search of this move may fill it, so a zero-window fail-high never
+            // copies a line left over from another move.
             let new_depth = depth - 1 + extension;
+            if PV {
+                self.pv_len[ply + 1] = ply + 1;
+            }
             let undo = self.make(m, ply);
             self.stack[ply + OFF + 1].extensions =
                 self.stack[ply + OFF].extensions + extension.max(0);
@@ -1316,6 +1320,9 @@ impl<'a, E: Engine> Worker<'a, E> {
                 if !self.board.see_ge(m, 0) {
                     continue;
                 }
+            }
+            if PV {
+                self.pv_len[ply + 1] = ply + 1;
             }
             let undo = self.make(m, ply);
             let score = -self.qsearch::<PV>(-beta, -alpha, ply + 1);
