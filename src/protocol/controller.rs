@@ -176,7 +176,7 @@ pub type Reporter = Arc<dyn Fn(&Board<Magic>, Event) + Send + Sync>;
 
 /// A search in progress.
 struct Running {
-    handle: JoinHandle<()>,
+    handle: JoinHandle<SearchResult>,
     id: u64,
 }
 
@@ -231,7 +231,7 @@ impl Controller {
 
     /// Resize the hash table (allocated now, zeroed by the OS). Only between searches.
     pub fn set_hash(&mut self, mb: usize) -> Result<(), String> {
-        self.wait();
+        let _ = self.wait();
         self.tt = None; // free the old table first: both may not fit at once
         self.opts.hash_mb = mb;
         self.tt().map(|_| ())
@@ -239,7 +239,7 @@ impl Controller {
 
     /// Empty the hash table and forget what the threads learned.
     pub fn clear(&mut self) {
-        self.wait();
+        let _ = self.wait();
         if self.tt.is_some() {
             self.tt = None;
             let _ = self.tt();
@@ -312,7 +312,8 @@ impl Controller {
                         },
                     }
                 });
-                let _ = tx.send(Msg::SearchDone(id, result));
+                let _ = tx.send(Msg::SearchDone(id, result.clone()));
+                result
             })
             .map_err(|e| format!("cannot start the search thread: {e}"))?;
         self.running = Some(Running { handle, id });
@@ -352,12 +353,16 @@ impl Controller {
         }
     }
 
-    /// Stop the running search, if any, and wait for its thread (its done message
-    /// stays queued and is ignored as stale).
-    pub fn wait(&mut self) {
-        if let Some(r) = self.running.take() {
-            self.control.stop();
-            let _ = r.handle.join();
-        }
+    /// Stop the running search, if any, wait for its thread and return what it
+    /// found (its done message stays queued and is ignored as stale).
+    pub fn wait(&mut self) -> Option<SearchResult> {
+        let r = self.running.take()?;
+        self.control.stop();
+        r.handle.join().ok()
+    }
+
+    /// Whether the running search was asked to stop.
+    pub fn stopping(&self) -> bool {
+        self.searching() && self.control.stop.load(Ordering::Relaxed)
     }
 }

@@ -120,11 +120,21 @@ impl Uci {
     }
 
     fn quit(&mut self) {
-        self.ctl.wait();
+        // A search cut short by quit still names its move, as GUIs expect.
+        if let Some(r) = self.ctl.wait() {
+            emit(&bestmove_line(self.ctl.game.board(), r.best, r.ponder));
+        }
     }
 
-    /// Report and refuse a command that needs the search to be idle.
-    fn busy(&self, what: &str) -> bool {
+    /// Whether a command that needs the search to be idle must be refused. A search
+    /// already told to stop is waited for (and its move printed) first, so
+    /// `stop` followed at once by `position` and `go` works.
+    fn busy(&mut self, what: &str) -> bool {
+        if self.ctl.stopping() {
+            if let Some(r) = self.ctl.wait() {
+                emit(&bestmove_line(self.ctl.game.board(), r.best, r.ponder));
+            }
+        }
         if self.ctl.searching() {
             emit(&format!(
                 "info string {what}: a search is running; send stop first"

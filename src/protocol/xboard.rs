@@ -102,7 +102,7 @@ pub fn run(rx: Receiver<Msg>, tx: Sender<Msg>, first: Option<String>) -> i32 {
             }
         }
     }
-    x.ctl.wait();
+    let _ = x.ctl.wait();
     0
 }
 
@@ -404,7 +404,7 @@ impl Xboard {
 
     /// Stop any search and forget it.
     fn stop_search(&mut self) {
-        self.ctl.wait();
+        let _ = self.ctl.wait();
         self.task = None;
     }
 

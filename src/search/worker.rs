@@ -239,8 +239,11 @@ impl<'a, E: Engine> Worker<'a, E> {
             };
         }
         let multipv = self.shared.settings.multipv.clamp(1, self.root_moves.len());
+        // `go mate N` alone searches a little past the mate's length, not forever.
+        let mate_depth = limits.mate.map(|n| 4 * n + 4);
         let max_depth = limits
             .depth
+            .or(mate_depth)
             .unwrap_or(MAX_PLY as i32 - 1)
             .clamp(1, MAX_PLY as i32 - 1);
         let mut last_best = Move::NULL;
