@@ -9,7 +9,7 @@ pub mod bits;
 pub mod board;
 pub mod cli;
 pub mod config;
-pub mod paths;
+pub mod measure;
 pub mod qbb;
 pub mod tables;
 pub mod types;
