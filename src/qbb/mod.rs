@@ -43,6 +43,14 @@
 //! Chess960 castling the same code as standard castling, and the en-passant
 //! target square. Move counters are not kept: this board is for perft.
 //!
+//! # Slider backends
+//!
+//! The generator takes slider attacks as sets, from `rook_any`/`bishop_any`, and
+//! keeps no backend state across the flip; so it is built only for the backends
+//! whose technique is exactly that stateless lookup (magic, PEXT, kindergarten),
+//! marked by [`Lookup`]. [`with_qbb_slider!`](crate::with_qbb_slider) dispatches
+//! a run-time [`SliderKind`] to them.
+//!
 //! # Coordinates
 //!
 //! Everything inside a [`Qbb`] — bitboards, squares, the moves of
