@@ -206,6 +206,22 @@ fn a_full_disk_is_an_error_not_a_panic() {
         );
         assert!(!stderr(&o).contains("panicked"), "{args:?}");
     }
+    // A full stderr is no reason to panic either: the exit code still tells.
+    let full = || {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap()
+    };
+    for args in [&["perft", "--epd", "/dev/zero"][..], &["perft", "x"]] {
+        let status = Command::new(env!("CARGO_BIN_EXE_brokkr"))
+            .args(args)
+            .stdout(full())
+            .stderr(full())
+            .status()
+            .unwrap();
+        assert_eq!(status.code(), Some(2), "{args:?}");
+    }
 }
 
 #[test]

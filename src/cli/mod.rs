@@ -22,6 +22,26 @@ macro_rules! say {
     };
 }
 
+/// `eprint!` that ignores a failed write: a message to a closed or full stderr
+/// has nowhere else to go, and must not turn into a panic.
+macro_rules! note {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stderr(), $($arg)*);
+    }};
+}
+
+/// `eprintln!` that ignores a failed write, as [`note!`].
+macro_rules! noteln {
+    () => {
+        note!("\n")
+    };
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 mod args;
 mod paths;
 mod perft;
@@ -45,7 +65,8 @@ pub struct Command {
     pub synopsis: &'static str,
     /// One line saying what it does.
     pub summary: &'static str,
-    /// The full help text, shown by `-h`, `--help` and `brokkr help NAME`.
+    /// The full help text, shown by `-h`, `--help` and `brokkr help NAME`; it
+    /// starts with `usage: brokkr NAME` (`tests/cli.rs` checks every command).
     pub help: &'static str,
     /// Runs it.
     pub run: Run,
@@ -130,7 +151,7 @@ pub fn run_with(args: &[String], out: &mut dyn Write) -> i32 {
     match result {
         Ok(()) => 0,
         Err(msg) => {
-            eprintln!("brokkr: {msg}");
+            noteln!("brokkr: {msg}");
             2
         }
     }
@@ -138,7 +159,7 @@ pub fn run_with(args: &[String], out: &mut dyn Write) -> i32 {
 
 fn dispatch(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     let Some(first) = args.first() else {
-        eprint!("{}", usage());
+        note!("{}", usage());
         return Ok(());
     };
     let rest = &args[1..];
@@ -216,7 +237,7 @@ pub(crate) fn choice(a: &Args) -> Result<crate::config::Choice, String> {
     }
     let choice = crate::config::Choice::resolve(&cpu, bits, slider);
     for w in &choice.warnings {
-        eprintln!("brokkr: warning: {w} (ignored)");
+        noteln!("brokkr: warning: {w} (ignored)");
     }
     Ok(choice)
 }

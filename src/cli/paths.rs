@@ -40,12 +40,12 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     let show = std::io::stderr().is_terminal();
     let report = measure(|step, total, label| {
         if show {
-            eprint!("\r\x1b[2K[{step}/{total}] measuring {label}...");
+            note!("\r\x1b[2K[{step}/{total}] measuring {label}...");
             let _ = std::io::stderr().flush();
         }
     });
     if show {
-        eprint!("\r\x1b[2K");
+        note!("\r\x1b[2K");
     }
     let choice = Choice::resolve(&report.cpu, None, None);
     let best = Best::of(&report);
@@ -91,12 +91,12 @@ fn decide<T: std::fmt::Display + PartialEq + Copy>(
     }
     let c = compare(candidate, defaults, |n| {
         if show {
-            eprint!("\r\x1b[2K{what} '{best}' against '{default}': paired run {n} (at most {MAX_PAIRS})...");
+            note!("\r\x1b[2K{what} '{best}' against '{default}': paired run {n} (at most {MAX_PAIRS})...");
             let _ = std::io::stderr().flush();
         }
     });
     if show {
-        eprint!("\r\x1b[2K");
+        note!("\r\x1b[2K");
     }
     let numbers = interval_text(&c);
     if c.clearly_faster() {

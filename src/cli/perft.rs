@@ -239,7 +239,7 @@ fn suite<B: Bits, S: Slider, C: Counter<S>>(
         let e = match item.map_err(|e| format!("{name}:{e}"))? {
             Item::Position(e) => e,
             Item::Skipped { line, why } => {
-                eprintln!("brokkr: {name}:{line}: {why}");
+                noteln!("brokkr: {name}:{line}: {why}");
                 t.bad += 1;
                 continue;
             }
@@ -247,7 +247,7 @@ fn suite<B: Bits, S: Slider, C: Counter<S>>(
         let board = match Board::<S>::from_fen(&e.fen) {
             Ok(b) => b,
             Err(err) => {
-                eprintln!(
+                noteln!(
                     "brokkr: {name}:{}: bad FEN '{}': {}",
                     e.line,
                     escape_short(&e.fen),
@@ -278,7 +278,7 @@ fn suite<B: Bits, S: Slider, C: Counter<S>>(
         }
         if progress {
             let secs = start.elapsed().as_secs_f64().max(1e-9);
-            eprint!(
+            note!(
                 "\r{} positions, {:.0} Mnodes/s  ",
                 t.positions,
                 t.nodes as f64 / secs / 1e6
@@ -287,7 +287,7 @@ fn suite<B: Bits, S: Slider, C: Counter<S>>(
         }
     }
     if progress {
-        eprintln!();
+        noteln!();
     }
     let secs = start.elapsed().as_secs_f64();
     say!(
