@@ -1,5 +1,5 @@
 //! Perft suites: every count brokkr's main board produces must match the published
-//! ones. The data files are copied from ../shared/data/perft (see SOURCES.md there).
+//! ones. Where each data file comes from is in tests/data/SOURCES.md.
 
 use brokkr::attacks::Magic;
 use brokkr::bits::Portable;
