@@ -135,14 +135,38 @@ impl Choice {
     }
 }
 
-/// Write the config file with `bits` and `slider`; returns its path.
-pub fn save(bits: BitPath, slider: SliderKind) -> Result<PathBuf, String> {
+/// Write the config file: `bits` and `slider` where `Some`, and nothing for a
+/// `None`, which leaves that choice to the CPU (so a later `--save` that finds no
+/// clear winner also undoes an earlier one). `notes` become comment lines. The
+/// file is written under a temporary name and renamed, so a reader never sees half
+/// of it. Returns its path.
+pub fn save(
+    bits: Option<BitPath>,
+    slider: Option<SliderKind>,
+    notes: &[&str],
+) -> Result<PathBuf, String> {
     let path = config_path().ok_or("no config location: set BROKKR_CONFIG or HOME")?;
-    if let Some(dir) = path.parent() {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)
             .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     }
-    let text = format!("# written by `brokkr paths --save`\nbits = {bits}\nslider = {slider}\n");
-    std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    let mut text = String::from("# written by `brokkr paths --save`\n");
+    for note in notes {
+        text.push_str(&format!("# {note}\n"));
+    }
+    if let Some(b) = bits {
+        text.push_str(&format!("bits = {b}\n"));
+    }
+    if let Some(s) = slider {
+        text.push_str(&format!("slider = {s}\n"));
+    }
+    let mut tmp = path.clone().into_os_string();
+    tmp.push(format!(".tmp-{}", std::process::id()));
+    let tmp = PathBuf::from(tmp);
+    let written = std::fs::write(&tmp, text).and_then(|()| std::fs::rename(&tmp, &path));
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(format!("cannot write {}: {e}", path.display()));
+    }
     Ok(path)
 }

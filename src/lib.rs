@@ -11,7 +11,7 @@ pub mod cli;
 pub mod config;
 pub mod engine;
 pub mod eval;
-pub mod paths;
+pub mod measure;
 pub mod protocol;
 pub mod qbb;
 pub mod search;

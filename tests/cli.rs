@@ -120,7 +120,12 @@ fn perft_epd_suite_reports_and_fails_on_mismatch() {
     let unparsable = temp_file("unparsable.epd", "8/8/8/8 w - - ;D1 1\n");
     let o = brokkr(&["perft", "--epd", unparsable.to_str().unwrap()]);
     assert!(!o.status.success());
-    assert!(stdout(&o).contains("bad FEN"), "{}", stdout(&o));
+    assert!(
+        stderr(&o).contains(":1: bad FEN '8/8/8/8 w - -'"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!stdout(&o).contains("8/8/8/8"), "{}", stdout(&o));
 }
 
 #[test]
@@ -144,7 +149,7 @@ fn bad_input_gets_a_message_and_a_nonzero_exit() {
         (&["perft", "--epd", "/nonexistent/file.epd"], "cannot read"),
         (
             &["perft", "--epd", "x", "--max-nodes", "lots"],
-            "bad value for --max-nodes",
+            "bad value for --max-nodes: 'lots' is not a whole number",
         ),
         (&["perft", "3", "4"], "unexpected arguments"),
         (&["frobnicate"], "unknown command"),
@@ -159,4 +164,307 @@ fn bad_input_gets_a_message_and_a_nonzero_exit() {
         );
         assert!(!stderr(&o).contains("panicked"), "{args:?} panicked");
     }
+}
+
+/// Where a file of `size` bytes can be written and removed again.
+fn temp_path(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("brokkr-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+#[test]
+fn a_full_disk_is_an_error_not_a_panic() {
+    if !std::path::Path::new("/dev/full").exists() {
+        eprintln!("no /dev/full here: skipped");
+        return;
+    }
+    // `paths` measures for a few seconds before it writes; it is the only way
+    // to reach its JSON writer.
+    for args in [
+        &["perft", "3"][..],
+        &["perft", "2", "--divide"],
+        &["tables", "--list"],
+        &["paths", "--json"],
+        &["--version"],
+        &["help", "perft"],
+    ] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let o = Command::new(env!("CARGO_BIN_EXE_brokkr"))
+            .args(args)
+            .stdout(full)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(
+            stderr(&o).starts_with("brokkr: cannot write output: "),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+        assert!(!stderr(&o).contains("panicked"), "{args:?}");
+    }
+    // A full stderr is no reason to panic either: the exit code still tells.
+    let full = || {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap()
+    };
+    for args in [&["perft", "--epd", "/dev/zero"][..], &["perft", "x"]] {
+        let status = Command::new(env!("CARGO_BIN_EXE_brokkr"))
+            .args(args)
+            .stdout(full())
+            .stderr(full())
+            .status()
+            .unwrap();
+        assert_eq!(status.code(), Some(2), "{args:?}");
+    }
+}
+
+#[test]
+fn suite_lines_are_reported_short_escaped_and_on_stderr() {
+    let long_bad = format!("\x1b[2J{}", "Q".repeat(5000));
+    let file = temp_file(
+        "escape.epd",
+        &format!(
+            "8/8/8/8/8/8/8/K6k w - - ;D1 3\n{long_bad} w - - ;D1 1\n8/8/8/8/8/8/8/K6k w - - ;D1 3\n"
+        ),
+    );
+    let o = brokkr(&["perft", "--epd", file.to_str().unwrap()]);
+    assert!(!o.status.success());
+    let err = stderr(&o);
+    assert!(!stdout(&o).contains("QQQ"), "{}", stdout(&o));
+    assert!(!err.contains('\x1b'), "{err}");
+    let line = err
+        .lines()
+        .find(|l| l.contains("bad FEN"))
+        .expect("reported");
+    assert!(line.contains(":2: bad FEN '\\x1b[2JQQQ"), "{line}");
+    assert!(line.contains("…'"), "{line}");
+    assert!(line.len() < 400, "{} bytes", line.len());
+    // The good positions were still checked.
+    assert!(stdout(&o).ends_with("perft suite: 2 positions, 2 counts checked, 0 mismatches\n"));
+}
+
+#[test]
+fn a_huge_line_is_skipped_with_bounded_memory() {
+    // 10 MB on one line, between two good positions.
+    let path = temp_path("huge.epd");
+    {
+        use std::io::Write;
+        let mut f = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
+        writeln!(f, "8/8/8/8/8/8/8/K6k w - - ;D1 3").unwrap();
+        let chunk = vec![b'p'; 1 << 20];
+        for _ in 0..10 {
+            f.write_all(&chunk).unwrap();
+        }
+        writeln!(f).unwrap();
+        writeln!(f, "8/8/8/8/8/8/8/K6k w - - ;D2 9").unwrap();
+    }
+    let o = brokkr(&["perft", "--epd", path.to_str().unwrap()]);
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(
+        err.contains("huge.epd:2: line of 10485760 bytes is longer than 65536: skipped"),
+        "{err}"
+    );
+    assert!(err.len() < 1000, "{} bytes of stderr", err.len());
+    assert!(
+        stdout(&o).len() < 1000,
+        "{} bytes of stdout",
+        stdout(&o).len()
+    );
+    assert!(
+        stdout(&o).ends_with("perft suite: 2 positions, 2 counts checked, 0 mismatches\n"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn binary_empty_and_unchecked_suites_fail() {
+    if std::path::Path::new("/dev/zero").exists() {
+        let o = brokkr(&["perft", "--epd", "/dev/zero"]);
+        assert_eq!(o.status.code(), Some(2));
+        assert!(
+            stderr(&o).contains("/dev/zero:1: NUL byte"),
+            "{}",
+            stderr(&o)
+        );
+    }
+    for (name, text) in [("empty.epd", ""), ("comments.epd", "# nothing\n\n")] {
+        let file = temp_file(name, text);
+        let o = brokkr(&["perft", "--epd", file.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(2), "{name}");
+        assert!(
+            stderr(&o).contains("no positions: an empty suite checks nothing"),
+            "{name}: {}",
+            stderr(&o)
+        );
+    }
+    let file = temp_file("big.epd", "8/8/8/8/8/8/8/K6k w - - ;D3 100\n");
+    let o = brokkr(&[
+        "perft",
+        "--epd",
+        file.to_str().unwrap(),
+        "--max-nodes",
+        "10",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("nothing was checked"), "{}", stderr(&o));
+}
+
+#[test]
+fn a_byte_order_mark_starts_a_suite_harmlessly() {
+    let file = temp_file("bom.epd", "\u{feff}8/8/8/8/8/8/8/K6k w - - ;D1 3\n");
+    let o = brokkr(&["perft", "--epd", file.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).ends_with("perft suite: 1 positions, 1 counts checked, 0 mismatches\n"));
+}
+
+#[test]
+fn every_command_has_help() {
+    let usage = stdout(&brokkr(&["help"]));
+    let commands: Vec<&str> = usage
+        .lines()
+        .skip_while(|l| *l != "commands:")
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|c| c.chars().all(|ch| ch.is_ascii_lowercase()))
+        .filter(|&c| c != "help")
+        .collect();
+    assert!(commands.len() >= 3, "{usage}");
+    for cmd in commands {
+        let want = format!("usage: brokkr {cmd}");
+        for args in [
+            vec![cmd, "-h"],
+            vec![cmd, "--help"],
+            vec!["help", cmd],
+            vec!["HELP", &cmd.to_uppercase()],
+        ] {
+            let o = brokkr(&args);
+            assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+            assert!(stdout(&o).starts_with(&want), "{args:?}: {}", stdout(&o));
+        }
+    }
+    for args in [&["-h"][..], &["--help"], &["help", "--help"]] {
+        let o = brokkr(args);
+        assert!(
+            stdout(&o).starts_with("usage: brokkr [COMMAND]"),
+            "{args:?}"
+        );
+    }
+    let o = brokkr(&["help", "nope"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("no command 'nope'"));
+}
+
+#[test]
+fn version_comes_from_the_package() {
+    for flag in ["--version", "-V"] {
+        let o = brokkr(&[flag]);
+        assert!(o.status.success());
+        assert_eq!(
+            stdout(&o),
+            format!("brokkr {}\n", env!("CARGO_PKG_VERSION"))
+        );
+    }
+}
+
+#[test]
+fn names_are_matched_without_regard_to_case() {
+    let o = brokkr(&[
+        "PERFT", "3", "--bits", "PORTABLE", "--slider", "Magic", "--board", "QBB",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("Nodes searched: 8902\n"));
+    assert!(stdout(&o).contains("(bits portable, slider magic)"));
+    let o = brokkr(&["Tables", "--list", "--only", "knight_attacks"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let dir = temp_path("case-export");
+    let o = brokkr(&[
+        "tables",
+        "--lang",
+        "RUST",
+        "--out",
+        dir.to_str().unwrap(),
+        "--only",
+        "BETWEEN",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn numbers_and_options_get_clear_messages() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["perft", "--epd", "x", "--max-nodes", "-1"],
+            "bad value for --max-nodes: '-1' is negative",
+        ),
+        (
+            &["perft", "--epd", "x", "--max-nodes", "99999999999999999999"],
+            "'99999999999999999999' is too large (at most 18446744073709551615)",
+        ),
+        (
+            &["perft", "3", "--max-nodes", "10"],
+            "--max-nodes limits an --epd suite",
+        ),
+        (
+            &[
+                "perft",
+                "3",
+                "--fen",
+                "8/8/8/8/8/8/8/K6k w - -",
+                "--fen",
+                "x",
+            ],
+            "option --fen is given more than once",
+        ),
+        (
+            &["perft", "3", "--divide", "--divide"],
+            "option --divide is given more than once",
+        ),
+        (
+            &["perft", "3", "--divide=yes"],
+            "option --divide takes no value",
+        ),
+        (
+            &["tables", "--list", "--list"],
+            "option --list is given more than once",
+        ),
+        (
+            &["paths", "--json", "--json"],
+            "option --json is given more than once",
+        ),
+        (
+            &["perft", "3", "--board", "qbb", "--slider", "rotated"],
+            "the qbb board is built for the magic, pext and kindergarten backends only",
+        ),
+        (
+            &["perft", "3", "--board", "square"],
+            "unknown board 'square'",
+        ),
+    ];
+    for (args, msg) in cases {
+        let o = brokkr(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains(msg), "{args:?}: {}", stderr(&o));
+    }
+    // An overflowing count in a suite blames the count, not the depth.
+    let file = temp_file(
+        "overflow.epd",
+        "8/8/8/8/8/8/8/K6k w - - ;D1 99999999999999999999\n",
+    );
+    let o = brokkr(&["perft", "--epd", file.to_str().unwrap()]);
+    assert!(
+        stderr(&o).contains(":1: bad count at depth 1: '99999999999999999999' is too large"),
+        "{}",
+        stderr(&o)
+    );
 }

@@ -984,3 +984,55 @@ fn bad_input_fails_clearly() {
     );
     assert!(!under.exists());
 }
+
+/// The names in `dir`, sorted.
+fn entries(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn a_failed_export_leaves_nothing_behind() {
+    let dir = TempDir::new("atomic");
+    let d = dir.path().to_str().unwrap();
+    // The .c target is a directory: the .h must not appear without it.
+    fs::create_dir(dir.path().join("brokkr_tables.c")).unwrap();
+    fails_with(
+        &["tables", "--lang", "c", "--out", d, "--only", "BETWEEN"],
+        &["brokkr_tables.c", "is a directory", "nothing was written"],
+    );
+    assert_eq!(entries(dir.path()), ["brokkr_tables.c"]);
+    assert_eq!(
+        entries(&dir.path().join("brokkr_tables.c")),
+        [] as [String; 0]
+    );
+
+    // An earlier good export is left whole, not half replaced.
+    let good = TempDir::new("atomic-good");
+    let g = good.path().to_str().unwrap();
+    brokkr_ok(&["tables", "--lang", "c", "--out", g, "--only", "BETWEEN"]);
+    let header = fs::read(good.path().join("brokkr_tables.h")).unwrap();
+    fs::remove_file(good.path().join("brokkr_tables.c")).unwrap();
+    fs::create_dir(good.path().join("brokkr_tables.c")).unwrap();
+    fails_with(
+        &[
+            "tables",
+            "--lang",
+            "c",
+            "--out",
+            g,
+            "--only",
+            "KNIGHT_ATTACKS",
+        ],
+        &["is a directory"],
+    );
+    assert_eq!(entries(good.path()), ["brokkr_tables.c", "brokkr_tables.h"]);
+    assert_eq!(
+        fs::read(good.path().join("brokkr_tables.h")).unwrap(),
+        header
+    );
+}

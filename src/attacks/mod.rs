@@ -207,7 +207,7 @@ impl FromStr for SliderKind {
     fn from_str(s: &str) -> Result<SliderKind, String> {
         SliderKind::ALL
             .into_iter()
-            .find(|k| k.name() == s)
+            .find(|k| k.name().eq_ignore_ascii_case(s))
             .ok_or_else(|| {
                 let names: Vec<_> = SliderKind::ALL.iter().map(|k| k.name()).collect();
                 format!(

@@ -133,7 +133,7 @@ impl FromStr for BitPath {
     fn from_str(s: &str) -> Result<BitPath, String> {
         BitPath::ALL
             .into_iter()
-            .find(|p| p.name() == s)
+            .find(|p| p.name().eq_ignore_ascii_case(s))
             .ok_or_else(|| {
                 let names: Vec<_> = BitPath::ALL.iter().map(|p| p.name()).collect();
                 format!(

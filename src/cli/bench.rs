@@ -6,9 +6,10 @@ use super::{choice, Args};
 use crate::board::Board;
 use crate::engine::Engine;
 use crate::search::{self, Control, Limits, Settings, ThreadData, TranspositionTable};
+use std::io::Write;
 use std::time::Instant;
 
-const HELP: &str = "\
+pub const HELP: &str = "\
 usage: brokkr bench [DEPTH] [--threads N] [--hash MB] [--bits PATH] [--slider NAME]
 
 Searches 48 positions (openings, middlegames, tactics, endgames, Chess960) to DEPTH
@@ -28,12 +29,8 @@ With one thread, N is the same on every run, bit path and backend.
 /// The depth `bench` searches by default.
 pub const DEFAULT_DEPTH: i32 = 11;
 
-pub fn run(args: &[String]) -> Result<(), String> {
-    let a = Args::parse(args, &["threads", "hash", "bits", "slider"], &["help"])?;
-    if a.flag("help") {
-        println!("{HELP}");
-        return Ok(());
-    }
+pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
+    let a = Args::parse(args, &["threads", "hash", "bits", "slider"], &[])?;
     let depth = match a.positional.as_slice() {
         [] => DEFAULT_DEPTH,
         [d] => d
@@ -49,9 +46,9 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let (bits, slider, note) =
         crate::engine::resolve(c.bits, c.slider, &crate::bits::Cpu::detect());
     if let Some(n) = note {
-        eprintln!("brokkr: {n}");
+        noteln!("brokkr: {n}");
     }
-    crate::with_engine!(bits, slider, E => bench::<E>(depth, threads, hash))
+    crate::with_engine!(bits, slider, E => bench::<E>(depth, threads, hash, out))
 }
 
 fn parse_range(
@@ -74,9 +71,14 @@ fn parse_range(
 }
 
 /// Run the bench; returns (nodes, seconds).
-pub fn bench<E: Engine>(depth: i32, threads: usize, hash_mb: usize) -> Result<(), String> {
+pub fn bench<E: Engine>(
+    depth: i32,
+    threads: usize,
+    hash_mb: usize,
+    out: &mut dyn Write,
+) -> Result<(), String> {
     let (nodes, secs) = run_bench::<E>(depth, threads, hash_mb, |i, fen, r| {
-        eprintln!(
+        noteln!(
             "position {:>2}/{}: {:>9} nodes  bestmove {}  ({fen})",
             i + 1,
             search::bench::POSITIONS.len(),
@@ -84,8 +86,12 @@ pub fn bench<E: Engine>(depth: i32, threads: usize, hash_mb: usize) -> Result<()
             Board::<E::Slider>::from_fen(fen).map_or(String::new(), |b| b.to_uci(r.best)),
         );
     })?;
-    println!("Nodes searched: {nodes}");
-    println!("Nodes/second: {}", (nodes as f64 / secs.max(1e-9)) as u64);
+    say!(out, "Nodes searched: {nodes}");
+    say!(
+        out,
+        "Nodes/second: {}",
+        (nodes as f64 / secs.max(1e-9)) as u64
+    );
     Ok(())
 }
 

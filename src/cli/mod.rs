@@ -1,54 +1,257 @@
 //! The command line: `brokkr [COMMAND] [OPTIONS]`.
 //!
 //! Every command parses its own options and reports bad input as a clear message on
-//! stderr with a non-zero exit code; nothing here panics on user input.
+//! stderr with a non-zero exit code; nothing here panics on user input. Commands
+//! write their results through a `&mut dyn Write` whose errors they pass on, so a
+//! full disk or a closed pipe is reported (`brokkr: cannot write output: ...`)
+//! instead of aborting in `println!`.
+//!
+//! A command is one row of [`COMMANDS`]: its name, a one-line summary for the
+//! usage, its help text and the function that runs it. `-h`/`--help` after any
+//! command and `brokkr help COMMAND` print the help text, so a new command gets
+//! both by adding its row.
+
+/// `writeln!` to a command's output, turning a write error into the command's
+/// error message (see [`write_error`]).
+macro_rules! say {
+    ($out:expr) => {
+        writeln!($out).map_err($crate::cli::write_error)?
+    };
+    ($out:expr, $($arg:tt)*) => {
+        writeln!($out, $($arg)*).map_err($crate::cli::write_error)?
+    };
+}
+
+/// `eprint!` that ignores a failed write: a message to a closed or full stderr
+/// has nowhere else to go, and must not turn into a panic.
+macro_rules! note {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stderr(), $($arg)*);
+    }};
+}
+
+/// `eprintln!` that ignores a failed write, as [`note!`].
+macro_rules! noteln {
+    () => {
+        note!("\n")
+    };
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
 
 mod args;
 mod bench;
 mod paths;
 mod perft;
+mod suite;
 mod tables;
+mod text;
 
 pub use args::Args;
 
-const USAGE: &str = "\
-usage: brokkr [COMMAND] [OPTIONS]
+use std::io::{self, Write};
 
-commands:
-  (none)              the engine: UCI or xboard, picked from the first command
-  uci                 the engine, speaking UCI
-  xboard              the engine, speaking xboard (CECP v2)
-  perft DEPTH         count leaf nodes (see `brokkr perft --help`)
-  bench [DEPTH]       search a fixed set of positions; print nodes and speed
-  paths               measure every bitscan path and slider backend on this CPU
-  tables              list or export the generated tables (see `brokkr tables --help`)
-  help                show this message";
+/// The function that runs a command: its arguments (after the command name) and
+/// where to write its results; `Err` holds the message for stderr.
+pub type Run = fn(&[String], &mut dyn Write) -> Result<(), String>;
 
-/// Run the command line `args` (without the program name); returns the exit code.
+/// One command of the command line.
+pub struct Command {
+    /// The name typed after `brokkr` (matched without regard to case).
+    pub name: &'static str,
+    /// The name with its main arguments, for the usage (`perft DEPTH`).
+    pub synopsis: &'static str,
+    /// One line saying what it does.
+    pub summary: &'static str,
+    /// The full help text, shown by `-h`, `--help` and `brokkr help NAME`; it
+    /// starts with `usage: brokkr NAME` (`tests/cli.rs` checks every command).
+    pub help: &'static str,
+    /// Runs it.
+    pub run: Run,
+}
+
+/// Every command, in the order the usage lists them.
+pub const COMMANDS: &[Command] = &[
+    Command {
+        name: "perft",
+        synopsis: "perft DEPTH",
+        summary: "count leaf nodes, or check a perft suite with --epd",
+        help: perft::HELP,
+        run: perft::run,
+    },
+    Command {
+        name: "bench",
+        synopsis: "bench [DEPTH]",
+        summary: "search a fixed set of positions; print the node count and speed",
+        help: bench::HELP,
+        run: bench::run,
+    },
+    Command {
+        name: "uci",
+        synopsis: "uci",
+        summary: "the engine, speaking UCI",
+        help: "usage: brokkr uci\n\nRun the engine on stdin/stdout, speaking UCI from the first line.",
+        run: uci,
+    },
+    Command {
+        name: "xboard",
+        synopsis: "xboard",
+        summary: "the engine, speaking xboard (CECP v2)",
+        help: "usage: brokkr xboard\n\nRun the engine on stdin/stdout, speaking xboard (CECP v2) from the first line.",
+        run: xboard,
+    },
+    Command {
+        name: "paths",
+        synopsis: "paths",
+        summary: "measure every bitscan path and slider backend on this CPU",
+        help: paths::HELP,
+        run: paths::run,
+    },
+    Command {
+        name: "tables",
+        synopsis: "tables",
+        summary: "list or export the generated tables",
+        help: tables::HELP,
+        run: tables::run,
+    },
+];
+
+/// The text of `brokkr --version`.
+pub const VERSION: &str = concat!("brokkr ", env!("CARGO_PKG_VERSION"));
+
+/// The usage: every command of [`COMMANDS`] with its summary.
+pub fn usage() -> String {
+    let mut s = String::from("usage: brokkr [COMMAND] [OPTIONS]\n\ncommands:\n");
+    let line = |s: &mut String, left: &str, right: &str| {
+        s.push_str(&format!("  {left:<20}{right}\n"));
+    };
+    line(
+        &mut s,
+        "(none)",
+        "the engine: UCI, or xboard if the first command is xboard/protover",
+    );
+    for c in COMMANDS {
+        line(&mut s, c.synopsis, c.summary);
+    }
+    line(
+        &mut s,
+        "help [COMMAND]",
+        "show this usage, or a command's help",
+    );
+    s.push_str(
+        "\noptions:\n  -h, --help          after a command: that command's help\n  \
+         -V, --version       print the version\n",
+    );
+    s
+}
+
+/// The command called `name`, in any case.
+pub fn find(name: &str) -> Option<&'static Command> {
+    COMMANDS.iter().find(|c| c.name.eq_ignore_ascii_case(name))
+}
+
+/// The message for a failed write to the output.
+pub(crate) fn write_error(e: io::Error) -> String {
+    format!("cannot write output: {e}")
+}
+
+/// Run the command line `args` (without the program name), writing results to
+/// stdout; returns the exit code.
 pub fn run(args: &[String]) -> i32 {
-    let Some(cmd) = args.first() else {
-        return crate::protocol::run(None);
+    // The engine loop writes from several threads, line by line: it must not run
+    // under this thread's lock on stdout.
+    let engine = match args {
+        [] => Some((crate::protocol::Protocol::Uci, true)),
+        [c] if c.eq_ignore_ascii_case("uci") => Some((crate::protocol::Protocol::Uci, false)),
+        [c] if c.eq_ignore_ascii_case("xboard") => Some((crate::protocol::Protocol::Xboard, false)),
+        _ => None,
     };
-    let rest = &args[1..];
-    let result = match cmd.as_str() {
-        "perft" => perft::run(rest),
-        "bench" => bench::run(rest),
-        "uci" => return crate::protocol::run(Some(crate::protocol::Protocol::Uci)),
-        "xboard" => return crate::protocol::run(Some(crate::protocol::Protocol::Xboard)),
-        "paths" => paths::run(rest),
-        "tables" => tables::run(rest),
-        "help" | "--help" | "-h" => {
-            println!("{USAGE}");
-            Ok(())
-        }
-        other => Err(format!("unknown command '{other}'\n{USAGE}")),
-    };
+    if let Some((p, detect)) = engine {
+        return match protocol(p, detect, &[]) {
+            Ok(()) => 0,
+            Err(msg) => {
+                noteln!("brokkr: {msg}");
+                2
+            }
+        };
+    }
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    run_with(args, &mut out)
+}
+
+/// Run the command line `args`, writing results to `out`; returns the exit code:
+/// 0 on success, 2 on any error (reported on stderr).
+pub fn run_with(args: &[String], out: &mut dyn Write) -> i32 {
+    let result = dispatch(args, out).and_then(|()| out.flush().map_err(write_error));
     match result {
         Ok(()) => 0,
         Err(msg) => {
-            eprintln!("brokkr: {msg}");
+            noteln!("brokkr: {msg}");
             2
         }
+    }
+}
+
+fn dispatch(args: &[String], out: &mut dyn Write) -> Result<(), String> {
+    let Some(first) = args.first() else {
+        return protocol(crate::protocol::Protocol::Uci, true, args);
+    };
+    let rest = &args[1..];
+    match first.as_str() {
+        "-V" | "--version" => {
+            say!(out, "{VERSION}");
+            return Ok(());
+        }
+        "-h" | "--help" => return help(&[], out),
+        name if name.eq_ignore_ascii_case("help") => return help(rest, out),
+        _ => {}
+    }
+    let Some(cmd) = find(first) else {
+        return Err(format!(
+            "unknown command '{}'\n{}",
+            text::escape_short(first),
+            usage()
+        ));
+    };
+    // Help wins over everything else on the line, so `perft --epd x -h` helps.
+    if rest.iter().any(|a| a == "-h" || a == "--help") {
+        say!(out, "{}", cmd.help);
+        return Ok(());
+    }
+    (cmd.run)(rest, out)
+}
+
+/// `brokkr help [COMMAND]`.
+fn help(args: &[String], out: &mut dyn Write) -> Result<(), String> {
+    match args {
+        [] => {
+            write!(out, "{}", usage()).map_err(write_error)?;
+            Ok(())
+        }
+        [flag] if flag == "-h" || flag == "--help" => {
+            write!(out, "{}", usage()).map_err(write_error)?;
+            Ok(())
+        }
+        [name] => {
+            let cmd = find(name).ok_or_else(|| {
+                let names: Vec<&str> = COMMANDS.iter().map(|c| c.name).collect();
+                format!(
+                    "no command '{}' (commands: {})",
+                    text::escape_short(name),
+                    names.join(", ")
+                )
+            })?;
+            say!(out, "{}", cmd.help);
+            Ok(())
+        }
+        [_, extra, ..] => Err(format!(
+            "help takes one command name, not '{}'",
+            text::escape_short(extra)
+        )),
     }
 }
 
@@ -72,15 +275,40 @@ pub(crate) fn choice(a: &Args) -> Result<crate::config::Choice, String> {
     }
     let choice = crate::config::Choice::resolve(&cpu, bits, slider);
     for w in &choice.warnings {
-        eprintln!("brokkr: warning: {w} (ignored)");
+        noteln!("brokkr: warning: {w} (ignored)");
     }
     Ok(choice)
 }
 
-/// Run one command by name (for the protocol loop's `bench`).
-pub fn run_command(cmd: &str, args: &[String]) -> Result<(), String> {
-    match cmd {
-        "bench" => bench::run(args),
-        other => Err(format!("unknown command '{other}'")),
+/// `brokkr uci`.
+fn uci(args: &[String], _: &mut dyn Write) -> Result<(), String> {
+    protocol(crate::protocol::Protocol::Uci, false, args)
+}
+
+/// `brokkr xboard`.
+fn xboard(args: &[String], _: &mut dyn Write) -> Result<(), String> {
+    protocol(crate::protocol::Protocol::Xboard, false, args)
+}
+
+/// Run the engine loop; `detect` picks the protocol from the first command.
+fn protocol(p: crate::protocol::Protocol, detect: bool, args: &[String]) -> Result<(), String> {
+    if !args.is_empty() && !detect {
+        return Err(format!(
+            "unexpected arguments: {}",
+            text::escape_short(&args.join(" "))
+        ));
     }
+    match crate::protocol::run(if detect { None } else { Some(p) }) {
+        0 => Ok(()),
+        code => Err(format!("the engine loop ended with code {code}")),
+    }
+}
+
+/// Run one command by name with its output on stdout (for the protocol loop's
+/// `bench`).
+pub fn run_command(cmd: &str, args: &[String]) -> Result<(), String> {
+    let c = find(cmd).ok_or_else(|| format!("unknown command '{cmd}'"))?;
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    (c.run)(args, &mut out)
 }

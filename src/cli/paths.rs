@@ -1,61 +1,164 @@
 //! `brokkr paths`: measure every bitscan path and slider backend on this CPU, say
 //! which brokkr picks and why, and optionally save the measured best.
 
-use super::Args;
+use super::text::escape_short;
+use super::{write_error, Args};
 use crate::attacks::SliderKind;
 use crate::bits::BitPath;
 use crate::config::{self, Choice, Source};
-use crate::paths::{measure, PerftTiming, Report};
+use crate::measure::{compare, measure, Comparison, PerftTiming, Report, MAX_PAIRS};
 use std::fmt::Write as _;
 use std::io::{IsTerminal, Write};
 
-const HELP: &str = "\
+/// The help text of `brokkr paths`.
+pub const HELP: &str = "\
 usage: brokkr paths [--json] [--save]
 
 Measures lsb/msb/popcount for every bitscan path and perft speed for every slider
 backend and bit path on this CPU, then says which ones brokkr picks and why.
+The qbb row is the quad-bitboard board, which is built for the stateless
+lookups only (magic, pext, kindergarten).
   --json   print the results as JSON
-  --save   write the fastest measured bit path and backend to the config file,
-           which the engine reads at start-up (see `BROKKR_CONFIG`)";
+  --save   re-measure the fastest bit path and backend against the CPU's
+           default in paired runs, and write to the config file (which the
+           engine reads at start-up, see `BROKKR_CONFIG`) only a pick that is
+           faster by more than the noise; otherwise the file keeps the CPU's
+           defaults. The output says how sure each pick is.";
 
-/// A pick is "right" when it is within this fraction of the fastest measured.
+/// In one run, a pick within this fraction of the fastest measured is as good as
+/// it: one short run cannot tell them apart.
 const TOLERANCE: f64 = 0.03;
 
-pub fn run(args: &[String]) -> Result<(), String> {
-    let a = Args::parse(args, &[], &["json", "save", "help"])?;
-    if a.flag("help") {
-        println!("{HELP}");
-        return Ok(());
-    }
+pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
+    let a = Args::parse(args, &[], &["json", "save"])?;
     if let Some(extra) = a.positional.first() {
-        return Err(format!("unexpected argument '{extra}'\n{HELP}"));
+        return Err(format!(
+            "unexpected argument '{}'\n{HELP}",
+            escape_short(extra)
+        ));
     }
     let show = std::io::stderr().is_terminal();
     let report = measure(|step, total, label| {
         if show {
-            eprint!("\r\x1b[2K[{step}/{total}] measuring {label}...");
+            note!("\r\x1b[2K[{step}/{total}] measuring {label}...");
             let _ = std::io::stderr().flush();
         }
     });
     if show {
-        eprint!("\r\x1b[2K");
+        note!("\r\x1b[2K");
     }
     let choice = Choice::resolve(&report.cpu, None, None);
     let best = Best::of(&report);
     if a.flag("json") {
-        println!("{}", json(&report, &choice, &best));
+        say!(out, "{}", json(&report, &choice, &best));
     } else {
-        print!("{}", text(&report, &choice, &best));
+        write!(out, "{}", text(&report, &choice, &best)).map_err(write_error)?;
     }
     if a.flag("save") {
-        let path = config::save(best.bits, best.slider)?;
-        eprintln!(
-            "saved bits = {}, slider = {} to {}",
-            best.bits,
-            best.slider,
-            path.display()
-        );
+        // The decision goes with the table, or to stderr beside the JSON.
+        out.flush().map_err(write_error)?;
+        let mut err = std::io::stderr();
+        let sink: &mut dyn Write = if a.flag("json") { &mut err } else { out };
+        save(&report, &best, show, sink)?;
     }
+    Ok(())
+}
+
+/// One pick for `--save`: the CPU default, or a measured winner if it is clear.
+struct Pick<T> {
+    /// `Some` when the winner is clearly faster and is saved.
+    saved: Option<T>,
+    /// How sure the pick is, in words.
+    why: String,
+}
+
+/// Decide one pick: unless `best` is the `default`, re-measure the pair
+/// `candidate` (which has `best`) against the pair of CPU defaults.
+fn decide<T: std::fmt::Display + PartialEq + Copy>(
+    what: &str,
+    (best, default): (T, T),
+    candidate: (BitPath, SliderKind),
+    defaults: (BitPath, SliderKind),
+    show: bool,
+) -> Pick<T> {
+    if best == default {
+        return Pick {
+            saved: None,
+            why: format!(
+                "{what}: the CPU default '{default}' was the fastest measured: keeping it"
+            ),
+        };
+    }
+    let c = compare(candidate, defaults, |n| {
+        if show {
+            note!("\r\x1b[2K{what} '{best}' against '{default}': paired run {n} (at most {MAX_PAIRS})...");
+            let _ = std::io::stderr().flush();
+        }
+    });
+    if show {
+        note!("\r\x1b[2K");
+    }
+    let numbers = interval_text(&c);
+    if c.clearly_faster() {
+        Pick {
+            saved: Some(best),
+            why: format!("{what}: '{best}' is {numbers}: saving '{best}'"),
+        }
+    } else {
+        Pick {
+            saved: None,
+            why: format!(
+                "{what}: '{best}' is {numbers}, within noise: keeping the CPU default '{default}'"
+            ),
+        }
+    }
+}
+
+/// "1.8% faster than the default (median of 9 paired runs, 95% interval -0.4% to +3.9%)".
+fn interval_text(c: &Comparison) -> String {
+    let pct = |x: f64| format!("{:+.1}%", x * 100.0);
+    format!(
+        "{:.1}% {} than the default (median of {} paired runs, 95% interval {} to {})",
+        c.gain.abs() * 100.0,
+        if c.gain >= 0.0 { "faster" } else { "slower" },
+        c.pairs,
+        pct(c.low),
+        pct(c.high)
+    )
+}
+
+/// `--save`: re-measure each winner against the CPU default and write the config
+/// file with only the picks that are clear of the noise.
+fn save(report: &Report, best: &Best, show: bool, out: &mut dyn Write) -> Result<(), String> {
+    let default_bits = BitPath::default_for(&report.cpu).0;
+    let default_slider = SliderKind::default_for(&report.cpu).0;
+    let defaults = (default_bits, default_slider);
+    let bits = decide(
+        "bits",
+        (best.bits, default_bits),
+        (best.bits, default_slider),
+        defaults,
+        show,
+    );
+    let slider = decide(
+        "slider",
+        (best.slider, default_slider),
+        (default_bits, best.slider),
+        defaults,
+        show,
+    );
+    say!(out, "\n--save:");
+    say!(out, "  {}", bits.why);
+    say!(out, "  {}", slider.why);
+    let path = config::save(bits.saved, slider.saved, &[&bits.why, &slider.why])?;
+    let shown = |saved: Option<String>| saved.unwrap_or_else(|| "CPU default".to_string());
+    say!(
+        out,
+        "  wrote {}: bits = {}, slider = {}",
+        path.display(),
+        shown(bits.saved.map(|b| b.to_string())),
+        shown(slider.saved.map(|s| s.to_string()))
+    );
     Ok(())
 }
 
@@ -116,10 +219,15 @@ fn verdict(
 ) -> String {
     match picked_nps {
         Some(n) if n >= best_nps * (1.0 - TOLERANCE) => {
-            format!("{what} pick '{picked}' is the fastest measured, or within {:.0}% of it", TOLERANCE * 100.0)
+            format!(
+                "{what} pick '{picked}' is the fastest measured, or within {:.0}% of it",
+                TOLERANCE * 100.0
+            )
         }
         Some(n) => format!(
-            "{what} pick '{picked}' is {:.1}% slower than '{best}': run `brokkr paths --save` to use '{best}'",
+            "{what} pick '{picked}' measured {:.1}% slower than '{best}' in this run; \
+             `brokkr paths --save` re-measures them in pairs and saves '{best}' only if it is \
+             faster by more than the noise",
             (1.0 - n / best_nps) * 100.0
         ),
         None => format!("{what} pick '{picked}' was not measured"),
@@ -159,8 +267,9 @@ fn text(r: &Report, choice: &Choice, best: &Best) -> String {
         "  {:<11} {:>14} {:>14} {:>14}",
         "path", "lsb", "msb", "popcount"
     );
-    let min =
-        |f: fn(&crate::paths::BitTiming) -> f64| r.bits.iter().map(f).fold(f64::INFINITY, f64::min);
+    let min = |f: fn(&crate::measure::BitTiming) -> f64| {
+        r.bits.iter().map(f).fold(f64::INFINITY, f64::min)
+    };
     let (ml, mm, mp) = (min(|t| t.lsb_ns), min(|t| t.msb_ns), min(|t| t.popcount_ns));
     for t in &r.bits {
         let _ = writeln!(

@@ -1,56 +1,121 @@
 //! `brokkr perft`: count leaf nodes for one position, or check a whole suite.
 
-use super::choice;
-use super::Args;
-use crate::attacks::Slider;
+use super::suite::{Item, SuiteReader};
+use super::text::{escape, escape_short};
+use super::{choice, write_error, Args};
+use crate::attacks::{Slider, SliderKind};
 use crate::bits::Bits;
-use crate::board::perft::{divide, parse_suite, perft, MAX_DEPTH};
+use crate::board::perft::{divide, perft, MAX_DEPTH};
 use crate::board::Board;
 use crate::qbb::{self, Qbb};
-use std::io::{IsTerminal, Write};
+use crate::types::Move;
+use std::io::{BufReader, IsTerminal, Write};
 use std::time::Instant;
 
-const HELP: &str = "\
+/// The help text of `brokkr perft`.
+pub const HELP: &str = "\
 usage: brokkr perft DEPTH [--fen FEN] [--divide] [--board NAME] [--bits PATH] [--slider NAME]
        brokkr perft --epd FILE [--max-nodes N] [--board NAME] [--bits PATH] [--slider NAME]
 
   DEPTH            plies to search (0-20)
-  --fen FEN        the position (default: the start position)
-  --divide         print each root move with its count
-  --epd FILE       check every position of a perft suite (`FEN ;D1 n ;D2 n ...`)
+  --fen FEN        the position (default: the start position); Chess960 castling
+                   as Shredder-FEN (HAha) or X-FEN (KQkq naming the outer rook)
+  --divide         print each root move (UCI notation) with its count
+  --epd FILE       check every position of a perft suite: `FEN ;D1 n ;D2 n ...`
+                   lines, or `epd FEN` lines each followed by `perft DEPTH n` lines
   --max-nodes N    with --epd: skip counts larger than N
-  --board NAME     board representation: main (default) or qbb (quad-bitboard)
+  --board NAME     board representation: main (default) or qbb (quad-bitboard;
+                   built for the magic, pext and kindergarten backends only)
   --bits PATH      bitscan/popcount path (asm, bmi, table, portable, extern, extern-bmi)
-  --slider NAME    slider-attack backend (magic, pext, rotated, kindergarten, rayloop)";
+  --slider NAME    slider-attack backend (magic, pext, rotated, kindergarten, rayloop)
 
-pub fn run(args: &[String]) -> Result<(), String> {
+Names are matched without regard to case. A single position ends with
+`Nodes searched: N` and a time line; a suite prints one line per mismatch, a
+time line, then the summary `perft suite: P positions, C counts checked,
+M mismatches`, and exits
+non-zero on a mismatch, a position it could not read, or a suite with no positions.";
+
+/// Run `brokkr perft` with `args` (after the command name).
+pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     let a = Args::parse(
         args,
         &["fen", "epd", "max-nodes", "board", "bits", "slider"],
-        &["divide", "help"],
+        &["divide"],
     )?;
-    if a.flag("help") {
-        println!("{HELP}");
-        return Ok(());
-    }
+    let kind = match a.value("board") {
+        None => BoardKind::Main,
+        Some(b) if b.eq_ignore_ascii_case("main") => BoardKind::Main,
+        Some(b) if b.eq_ignore_ascii_case("qbb") => BoardKind::Qbb,
+        Some(other) => {
+            return Err(format!(
+                "unknown board '{}' (expected main or qbb)",
+                escape_short(other)
+            ))
+        }
+    };
+    let job = if let Some(file) = a.value("epd") {
+        if !a.positional.is_empty() || a.flag("fen") || a.flag("divide") {
+            return Err("--epd takes no DEPTH, --fen or --divide".to_string());
+        }
+        Job::Suite {
+            file: file.to_string(),
+            max_nodes: a.count("max-nodes")?.unwrap_or(u64::MAX),
+        }
+    } else {
+        if a.flag("max-nodes") {
+            return Err("--max-nodes limits an --epd suite; give --epd FILE too".to_string());
+        }
+        Job::Single {
+            depth: depth(&a.positional)?,
+            fen: a.value("fen").map(str::to_string),
+            divide: a.flag("divide"),
+        }
+    };
     let choice = choice(&a)?;
     let (bits, slider) = (choice.bits, choice.slider);
-    let kind = match a.value("board").unwrap_or("main") {
-        "main" => BoardKind::Main,
-        "qbb" => BoardKind::Qbb,
-        other => return Err(format!("unknown board '{other}' (expected main or qbb)")),
-    };
-    crate::with_bits!(bits, B => crate::with_slider!(slider, S => {
-        if let Some(file) = a.value("epd") {
-            if !a.positional.is_empty() || a.value("fen").is_some() || a.flag("divide") {
-                return Err("--epd takes no DEPTH, --fen or --divide".to_string());
+    match kind {
+        BoardKind::Main => crate::with_bits!(bits, B => crate::with_slider!(slider, S => {
+            job.run::<B, S, MainBoard>(out)
+        })),
+        BoardKind::Qbb => crate::with_bits!(bits, B => crate::with_qbb_slider!(slider, S => {
+            job.run::<B, S, QbbBoard>(out)
+        }, other => Err(qbb_unsupported(other)))),
+    }
+}
+
+/// Why `--board qbb` refuses a backend.
+fn qbb_unsupported(kind: SliderKind) -> String {
+    format!(
+        "the qbb board is built for the magic, pext and kindergarten backends only, \
+         not '{kind}': {}",
+        match kind {
+            SliderKind::Rotated => {
+                "rotated needs line occupancies kept in make, which the qbb board does not keep"
             }
-            let max = a.parsed::<u64>("max-nodes")?.unwrap_or(u64::MAX);
-            suite::<B, S>(kind, file, max)
-        } else {
-            single::<B, S>(kind, &a)
+            _ => "rayloop's technique is emitting moves by walking rays, which the qbb generator does not use",
         }
-    }))
+    )
+}
+
+/// The DEPTH argument, checked.
+fn depth(positional: &[String]) -> Result<u32, String> {
+    match positional {
+        [d] => d
+            .parse::<u32>()
+            .ok()
+            .filter(|&d| d <= MAX_DEPTH)
+            .ok_or_else(|| {
+                format!(
+                    "bad depth '{}': expected a whole number from 0 to {MAX_DEPTH}",
+                    escape_short(d)
+                )
+            }),
+        [] => Err(format!("perft needs a DEPTH\n{HELP}")),
+        [_, more @ ..] => Err(format!(
+            "unexpected arguments: {}",
+            escape_short(&more.join(" "))
+        )),
+    }
 }
 
 /// Which board representation counts the nodes.
@@ -60,49 +125,87 @@ enum BoardKind {
     Qbb,
 }
 
-/// Perft of `board` on the chosen representation.
-fn count<B: Bits, S: Slider>(kind: BoardKind, board: &Board<S>, depth: u32) -> u64 {
-    match kind {
-        BoardKind::Main => perft::<B, S>(board, depth),
-        BoardKind::Qbb => qbb::perft::<B, S>(&Qbb::from_board(board), depth),
+/// How one board representation counts, on a position of the main board.
+trait Counter<S: Slider> {
+    fn count<B: Bits>(board: &Board<S>, depth: u32) -> u64;
+    fn divide<B: Bits>(board: &Board<S>, depth: u32) -> Vec<(Move, u64)>;
+}
+
+/// The main board.
+struct MainBoard;
+
+/// The quad-bitboard board, built for the [`qbb::Lookup`] backends.
+struct QbbBoard;
+
+impl<S: Slider> Counter<S> for MainBoard {
+    fn count<B: Bits>(board: &Board<S>, depth: u32) -> u64 {
+        perft::<B, S>(board, depth)
+    }
+    fn divide<B: Bits>(board: &Board<S>, depth: u32) -> Vec<(Move, u64)> {
+        divide::<B, S>(board, depth)
     }
 }
 
-fn single<B: Bits, S: Slider>(kind: BoardKind, a: &Args) -> Result<(), String> {
-    let depth = match a.positional.as_slice() {
-        [d] => d
-            .parse::<u32>()
-            .ok()
-            .filter(|&d| d <= MAX_DEPTH)
-            .ok_or_else(|| {
-                format!("bad depth '{d}': expected a whole number from 0 to {MAX_DEPTH}")
-            })?,
-        [] => return Err(format!("perft needs a DEPTH\n{HELP}")),
-        more => return Err(format!("unexpected arguments: {}", more[1..].join(" "))),
-    };
-    let board = match a.value("fen") {
-        Some(fen) => Board::<S>::from_fen(fen).map_err(|e| format!("bad FEN: {e}"))?,
+impl<S: qbb::Lookup> Counter<S> for QbbBoard {
+    fn count<B: Bits>(board: &Board<S>, depth: u32) -> u64 {
+        qbb::perft::<B, S>(&Qbb::from_board(board), depth)
+    }
+    fn divide<B: Bits>(board: &Board<S>, depth: u32) -> Vec<(Move, u64)> {
+        qbb::divide::<B, S>(&Qbb::from_board(board), depth)
+    }
+}
+
+/// What to count, with the options checked.
+enum Job {
+    Single {
+        depth: u32,
+        fen: Option<String>,
+        divide: bool,
+    },
+    Suite {
+        file: String,
+        max_nodes: u64,
+    },
+}
+
+impl Job {
+    fn run<B: Bits, S: Slider, C: Counter<S>>(self, out: &mut dyn Write) -> Result<(), String> {
+        match self {
+            Job::Single { depth, fen, divide } => {
+                single::<B, S, C>(out, depth, fen.as_deref(), divide)
+            }
+            Job::Suite { file, max_nodes } => suite::<B, S, C>(out, &file, max_nodes),
+        }
+    }
+}
+
+fn single<B: Bits, S: Slider, C: Counter<S>>(
+    out: &mut dyn Write,
+    depth: u32,
+    fen: Option<&str>,
+    show_divide: bool,
+) -> Result<(), String> {
+    let board = match fen {
+        Some(fen) => Board::<S>::from_fen(fen)
+            .map_err(|e| format!("bad FEN: {}", escape(&e.to_string(), 200)))?,
         None => Board::<S>::startpos(),
     };
     let start = Instant::now();
-    let nodes = if a.flag("divide") && depth > 0 {
+    let nodes = if show_divide && depth > 0 {
         let mut total = 0;
-        let rows = match kind {
-            BoardKind::Main => divide::<B, S>(&board, depth),
-            BoardKind::Qbb => qbb::divide::<B, S>(&Qbb::from_board(&board), depth),
-        };
-        for (m, n) in rows {
-            println!("{}: {n}", board.to_uci(m));
+        for (m, n) in C::divide::<B>(&board, depth) {
+            say!(out, "{}: {n}", board.to_uci(m));
             total += n;
         }
-        println!();
+        say!(out);
         total
     } else {
-        count::<B, S>(kind, &board, depth)
+        C::count::<B>(&board, depth)
     };
     let secs = start.elapsed().as_secs_f64();
-    println!("Nodes searched: {nodes}");
-    println!(
+    say!(out, "Nodes searched: {nodes}");
+    say!(
+        out,
         "Time: {:.3} s, {:.0} nodes/s (bits {}, slider {})",
         secs,
         nodes as f64 / secs.max(1e-9),
@@ -112,58 +215,112 @@ fn single<B: Bits, S: Slider>(kind: BoardKind, a: &Args) -> Result<(), String> {
     Ok(())
 }
 
-fn suite<B: Bits, S: Slider>(kind: BoardKind, file: &str, max_nodes: u64) -> Result<(), String> {
-    let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read '{file}': {e}"))?;
-    let entries = parse_suite(&text).map_err(|e| format!("{file}: {e}"))?;
+/// Tallies of a suite run.
+#[derive(Default)]
+struct Tally {
+    positions: usize,
+    checked: usize,
+    mismatches: usize,
+    bad: usize,
+    nodes: u64,
+}
+
+fn suite<B: Bits, S: Slider, C: Counter<S>>(
+    out: &mut dyn Write,
+    file: &str,
+    max_nodes: u64,
+) -> Result<(), String> {
+    let name = escape(file, 200);
+    let f = std::fs::File::open(file).map_err(|e| format!("cannot read '{name}': {e}"))?;
     let progress = std::io::stderr().is_terminal();
     let start = Instant::now();
-    let (mut positions, mut checked, mut mismatches, mut bad, mut nodes) = (0, 0, 0, 0, 0u64);
-    for e in &entries {
-        let board = match Board::<S>::from_fen(&e.fen) {
-            Ok(b) => b,
-            Err(err) => {
-                println!("{file}:{}: bad FEN '{}': {err}", e.line, e.fen);
-                bad += 1;
+    let mut t = Tally::default();
+    for item in SuiteReader::new(BufReader::new(f)) {
+        let e = match item.map_err(|e| format!("{name}:{e}"))? {
+            Item::Position(e) => e,
+            Item::Skipped { line, why } => {
+                noteln!("brokkr: {name}:{line}: {why}");
+                t.bad += 1;
                 continue;
             }
         };
-        positions += 1;
+        let board = match Board::<S>::from_fen(&e.fen) {
+            Ok(b) => b,
+            Err(err) => {
+                noteln!(
+                    "brokkr: {name}:{}: bad FEN '{}': {}",
+                    e.line,
+                    escape_short(&e.fen),
+                    escape(&err.to_string(), 200)
+                );
+                t.bad += 1;
+                continue;
+            }
+        };
+        t.positions += 1;
         for &(depth, expected) in &e.counts {
             if expected > max_nodes {
                 continue;
             }
-            let got = count::<B, S>(kind, &board, depth);
-            nodes += got;
-            checked += 1;
+            let got = C::count::<B>(&board, depth);
+            t.nodes += got;
+            t.checked += 1;
             if got != expected {
-                mismatches += 1;
-                println!(
-                    "mismatch: {} depth {depth}: expected {expected}, got {got}",
-                    e.fen
+                t.mismatches += 1;
+                // The FEN as brokkr writes it: parsed, so short and printable.
+                say!(
+                    out,
+                    "mismatch at line {}: {} depth {depth}: expected {expected}, got {got}",
+                    e.line,
+                    board.to_fen()
                 );
             }
         }
         if progress {
             let secs = start.elapsed().as_secs_f64().max(1e-9);
-            eprint!(
-                "\r{positions}/{} positions, {:.0} Mnodes/s  ",
-                entries.len(),
-                nodes as f64 / secs / 1e6
+            note!(
+                "\r{} positions, {:.0} Mnodes/s  ",
+                t.positions,
+                t.nodes as f64 / secs / 1e6
             );
             let _ = std::io::stderr().flush();
         }
     }
     if progress {
-        eprintln!();
+        noteln!();
     }
-    println!(
-        "perft suite: {positions} positions, {checked} counts checked, {mismatches} mismatches"
+    let secs = start.elapsed().as_secs_f64();
+    say!(
+        out,
+        "Time: {secs:.3} s, {} nodes, {:.0} nodes/s (bits {}, slider {})",
+        t.nodes,
+        t.nodes as f64 / secs.max(1e-9),
+        B::PATH,
+        S::KIND
     );
-    if bad > 0 {
-        return Err(format!("{bad} position(s) could not be parsed"));
+    say!(
+        out,
+        "perft suite: {} positions, {} counts checked, {} mismatches",
+        t.positions,
+        t.checked,
+        t.mismatches
+    );
+    out.flush().map_err(write_error)?;
+    if t.bad > 0 {
+        return Err(format!("{} line(s) could not be read as positions", t.bad));
     }
-    if mismatches > 0 {
-        return Err(format!("{mismatches} mismatch(es)"));
+    if t.positions == 0 {
+        return Err(format!(
+            "{name}: no positions: an empty suite checks nothing"
+        ));
+    }
+    if t.mismatches > 0 {
+        return Err(format!("{} mismatch(es)", t.mismatches));
+    }
+    if t.checked == 0 {
+        return Err(format!(
+            "no count is at most --max-nodes {max_nodes}: nothing was checked"
+        ));
     }
     Ok(())
 }

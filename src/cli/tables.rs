@@ -3,10 +3,14 @@
 //! The export runs the same generators as `build.rs` ([`crate::codegen::all_tables`]),
 //! so the exported data is the data compiled into brokkr.
 
-use super::Args;
+use super::{write_error, Args};
 use crate::codegen::{self, emit, Table};
 use std::fs;
+use std::io::Write;
 use std::path::{Path, PathBuf};
+
+/// The help text of `brokkr tables`.
+pub const HELP: &str = USAGE;
 
 const USAGE: &str = "\
 usage: brokkr tables --list [--only NAME,...]
@@ -16,10 +20,14 @@ usage: brokkr tables --list [--only NAME,...]
                   and 64-bit FNV-1a checksum of its little-endian bytes
   --lang rust     write DIR/brokkr_tables.rs: one module of `pub static` arrays
   --lang c        write DIR/brokkr_tables.h and DIR/brokkr_tables.c (C99)
-  --out DIR       where to write; created if it does not exist
+  --out DIR       where to write; created if it does not exist. The files are
+                  written under temporary names and renamed at the end, so a
+                  failed export leaves neither half a file nor a .h without its .c
   --only NAMES    only these tables (comma-separated, any case; see --list).
                   Magic and PEXT attack tables need their MASK, OFFSET, MAGIC and
-                  SHIFT tables to be indexed, so export those with them.";
+                  SHIFT tables to be indexed, so export those with them.
+
+Names (--lang, --only) are matched without regard to case.";
 
 /// The file names the export writes.
 pub const RUST_FILE: &str = "brokkr_tables.rs";
@@ -33,35 +41,34 @@ enum Lang {
 }
 
 /// Run `brokkr tables` with `args` (after the command name).
-pub fn run(args: &[String]) -> Result<(), String> {
-    let args = Args::parse(args, &["lang", "out", "only"], &["list", "help"])
+pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
+    let args = Args::parse(args, &["lang", "out", "only"], &["list"])
         .map_err(|e| format!("tables: {e}\n{USAGE}"))?;
-    if args.flag("help") {
-        println!("{USAGE}");
-        return Ok(());
-    }
     if let Some(extra) = args.positional.first() {
-        return Err(format!("tables: unexpected argument '{extra}'\n{USAGE}"));
+        return Err(format!(
+            "tables: unexpected argument '{}'\n{USAGE}",
+            super::text::escape_short(extra)
+        ));
     }
     // Check the options before generating anything, so mistakes are reported at once.
     let lang = args.value("lang").map(parse_lang).transpose()?;
     match (args.flag("list"), lang, args.value("out")) {
         (true, None, None) => {
             let tables = select(codegen::all_tables(), args.value("only"))?;
-            print!("{}", list(&tables));
+            write!(out, "{}", list(&tables)).map_err(write_error)?;
             Ok(())
         }
         (true, _, _) => Err(format!(
             "tables: --list cannot be combined with --lang or --out\n{USAGE}"
         )),
-        (false, Some(lang), Some(out)) => {
-            if out.is_empty() {
+        (false, Some(lang), Some(dir)) => {
+            if dir.is_empty() {
                 return Err("tables: --out needs a directory, not an empty string".into());
             }
             let tables = select(codegen::all_tables(), args.value("only"))?;
-            let written = export(&tables, lang, Path::new(out))?;
+            let written = export(&tables, lang, Path::new(dir))?;
             for (path, bytes) in written {
-                println!("wrote {} ({bytes} bytes)", path.display());
+                say!(out, "wrote {} ({bytes} bytes)", path.display());
             }
             Ok(())
         }
@@ -80,7 +87,8 @@ fn parse_lang(s: &str) -> Result<Lang, String> {
         "rust" | "rs" => Ok(Lang::Rust),
         "c" => Ok(Lang::C),
         _ => Err(format!(
-            "tables: unknown language '{s}' for --lang: expected 'rust' or 'c'"
+            "tables: unknown language '{}' for --lang: expected 'rust' or 'c'",
+            super::text::escape_short(s)
         )),
     }
 }
@@ -190,12 +198,81 @@ fn export(tables: &[Table], lang: Lang, dir: &Path) -> Result<Vec<(PathBuf, usiz
     };
     fs::create_dir_all(dir)
         .map_err(|e| format!("tables: cannot create directory '{}': {e}", dir.display()))?;
-    let mut written = Vec::new();
-    for (name, text) in files {
-        let path = dir.join(name);
-        fs::write(&path, &text)
-            .map_err(|e| format!("tables: cannot write '{}': {e}", path.display()))?;
-        written.push((path, text.len()));
+    let mut staged = Staged::new(dir);
+    for (name, text) in &files {
+        staged.write(name, text)?;
     }
-    Ok(written)
+    staged.commit()?;
+    Ok(files
+        .iter()
+        .map(|(name, text)| (dir.join(name), text.len()))
+        .collect())
+}
+
+/// Files written under temporary names in the target directory, renamed to their
+/// real names together by [`Staged::commit`]. Dropped before the commit (an error
+/// on the way), it removes its temporary files, so a failed export leaves nothing.
+struct Staged {
+    dir: PathBuf,
+    /// (temporary path, final name).
+    files: Vec<(PathBuf, &'static str)>,
+}
+
+impl Staged {
+    fn new(dir: &Path) -> Staged {
+        Staged {
+            dir: dir.to_path_buf(),
+            files: Vec::new(),
+        }
+    }
+
+    /// Write `text` to a temporary file that will become `name`.
+    fn write(&mut self, name: &'static str, text: &str) -> Result<(), String> {
+        // Hidden, and named after this process, so two exports do not collide.
+        let tmp = self.dir.join(format!(".{name}.tmp-{}", std::process::id()));
+        self.files.push((tmp.clone(), name));
+        fs::write(&tmp, text).map_err(|e| format!("tables: cannot write '{}': {e}", tmp.display()))
+    }
+
+    /// Rename every temporary file to its name. The targets are checked first, so
+    /// the usual failure (a target that is a directory) renames nothing; if a
+    /// rename still fails, the files this export already renamed are removed too,
+    /// so the directory never holds one new half of a pair.
+    fn commit(mut self) -> Result<(), String> {
+        for (_, name) in &self.files {
+            let target = self.dir.join(name);
+            if target.is_dir() {
+                return Err(format!(
+                    "tables: cannot write '{}': it is a directory (nothing was written)",
+                    target.display()
+                ));
+            }
+        }
+        let files = std::mem::take(&mut self.files);
+        for (i, (tmp, name)) in files.iter().enumerate() {
+            let target = self.dir.join(name);
+            if let Err(e) = fs::rename(tmp, &target) {
+                for (_, done) in &files[..i] {
+                    let _ = fs::remove_file(self.dir.join(done));
+                }
+                for (tmp, _) in &files[i..] {
+                    let _ = fs::remove_file(tmp);
+                }
+                return Err(format!(
+                    "tables: cannot rename '{}' to '{}': {e} (the export was removed)",
+                    tmp.display(),
+                    target.display()
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Staged {
+    fn drop(&mut self) {
+        for (tmp, _) in &self.files {
+            let _ = fs::remove_file(tmp);
+        }
+    }
 }

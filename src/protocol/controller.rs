@@ -162,7 +162,7 @@ impl Default for Options {
             threads: 1,
             multipv: 1,
             ponder: false,
-            move_overhead: Duration::from_millis(30),
+            move_overhead: Duration::from_millis(crate::search::DEFAULT_MOVE_OVERHEAD_MS),
             chess960: false,
             bits: choice.bits,
             slider: choice.slider,

@@ -357,7 +357,10 @@ pub fn option_lines(o: &Options) -> Vec<String> {
         "option name Clear Hash type button".into(),
         "option name Ponder type check default false".into(),
         format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"),
-        format!("option name Move Overhead type spin default 30 min 0 max {MAX_OVERHEAD_MS}"),
+        format!(
+            "option name Move Overhead type spin default {} min 0 max {MAX_OVERHEAD_MS}",
+            crate::search::DEFAULT_MOVE_OVERHEAD_MS
+        ),
         "option name UCI_Chess960 type check default false".into(),
         format!(
             "option name BitPath type combo default {} {}",

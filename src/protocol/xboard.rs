@@ -250,7 +250,10 @@ impl Xboard {
             combo(o.slider.name(), &sliders)
         ));
         emit("feature option=\"MultiPV -spin 1 1 256\"");
-        emit("feature option=\"Move Overhead -spin 30 0 10000\"");
+        emit(&format!(
+            "feature option=\"Move Overhead -spin {} 0 10000\"",
+            crate::search::DEFAULT_MOVE_OVERHEAD_MS
+        ));
         emit("feature option=\"Clear Hash -button\"");
         emit("feature done=1");
     }

@@ -43,6 +43,14 @@
 //! Chess960 castling the same code as standard castling, and the en-passant
 //! target square. Move counters are not kept: this board is for perft.
 //!
+//! # Slider backends
+//!
+//! The generator takes slider attacks as sets, from `rook_any`/`bishop_any`, and
+//! keeps no backend state across the flip; so it is built only for the backends
+//! whose technique is exactly that stateless lookup (magic, PEXT, kindergarten),
+//! marked by [`Lookup`]. [`with_qbb_slider!`](crate::with_qbb_slider) dispatches
+//! a run-time [`SliderKind`] to them.
+//!
 //! # Coordinates
 //!
 //! Everything inside a [`Qbb`] — bitboards, squares, the moves of
@@ -57,9 +65,63 @@ mod perft;
 
 pub use self::perft::{divide, perft};
 
-use crate::attacks::Slider;
+use crate::attacks::{Kindergarten, Magic, Pext, Slider, SliderKind};
 use crate::board::{Board, FenError};
 use crate::types::*;
+
+/// A slider backend the quad-bitboard board is built for: one whose technique is
+/// a stateless attack lookup, `rook_any(sq, occ)` / `bishop_any(sq, occ)`, which
+/// is all this board's generator calls.
+///
+/// Two backends are left out, because on this board they would not be themselves:
+/// Gk's rotated bitboards are the line-occupancy bytes kept in make, which a board
+/// that byte-swaps itself every move does not keep (without them its lookups rebuild
+/// the bytes with multiplies on every call); Thor's Hammer's ray loop is a way of
+/// *emitting* moves by walking rays, which this generator never asks for (it takes
+/// attack sets and masks them). Leaving them out also saves two of the five
+/// instantiations of this board per bit path in the build.
+pub trait Lookup: Slider {}
+
+impl Lookup for Magic {}
+impl Lookup for Pext {}
+impl Lookup for Kindergarten {}
+
+/// Whether the quad-bitboard board is built for backend `kind` (see [`Lookup`]).
+pub const fn supports(kind: SliderKind) -> bool {
+    matches!(
+        kind,
+        SliderKind::Magic | SliderKind::Pext | SliderKind::Kindergarten
+    )
+}
+
+/// Run `$body` with the type `$S` set to the [`Lookup`] backend of `$kind`, or
+/// `$other` for a backend the quad-bitboard board is not built for.
+///
+/// ```
+/// use brokkr::attacks::{Slider, SliderKind};
+/// let name = brokkr::with_qbb_slider!(SliderKind::Magic, S => S::KIND.name(), _k => "none");
+/// assert_eq!(name, "magic");
+/// ```
+#[macro_export]
+macro_rules! with_qbb_slider {
+    ($kind:expr, $S:ident => $body:expr, $k:pat => $other:expr) => {
+        match $kind {
+            $crate::attacks::SliderKind::Magic => {
+                type $S = $crate::attacks::Magic;
+                $body
+            }
+            $crate::attacks::SliderKind::Pext => {
+                type $S = $crate::attacks::Pext;
+                $body
+            }
+            $crate::attacks::SliderKind::Kindergarten => {
+                type $S = $crate::attacks::Kindergarten;
+                $body
+            }
+            $k => $other,
+        }
+    };
+}
 
 /// The 3-bit type code of a pawn (see the module docs for the encoding).
 pub const PAWN: u8 = 0b001;

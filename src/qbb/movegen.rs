@@ -6,15 +6,15 @@
 //! ([`Collect`]), counts them with popcounts ([`Counter`], perft's last ply), or
 //! makes and searches each one at once (perft's inner plies, no move list).
 //!
-//! Sliding attacks come from a [`Slider`] backend's `rook_any`/`bishop_any`: the
-//! flipped board cannot keep the incremental state a stateful backend would
-//! need, and the stateless ones (magic, PEXT) cost nothing extra this way, while
-//! `--slider` still chooses between them. Squares taken from a bitscan are masked
+//! Sliding attacks come from a [`Lookup`] backend's `rook_any`/`bishop_any`: the
+//! flipped board cannot keep the incremental state a stateful backend needs, so
+//! only the backends whose technique *is* that stateless lookup are built for it
+//! (see [`Lookup`]). Squares taken from a bitscan are masked
 //! with `& 63`, which lets the compiler drop the table bounds checks without
 //! `unsafe`.
 
+use super::Lookup;
 use super::{Qbb, RANK_1};
-use crate::attacks::Slider;
 use crate::bits::Bits;
 use crate::board::movegen::{Collect, Counter, Sink};
 use crate::board::MoveList;
@@ -48,7 +48,7 @@ impl Enemy {
     /// side to move on `sq` would attack. A slider lookup is made only when a
     /// slider stands on one of the square's lines.
     #[inline(always)]
-    fn attacks<S: Slider>(&self, sq: usize, occ: Bitboard) -> bool {
+    fn attacks<S: Lookup>(&self, sq: usize, occ: Bitboard) -> bool {
         (PAWN_ATTACKS[0][sq] & self.pawns)
             | (KNIGHT_ATTACKS[sq] & self.knights)
             | (KING_ATTACKS[sq] & self.king)
@@ -63,7 +63,7 @@ impl Enemy {
 impl Qbb {
     /// Generate every legal move (relative coordinates) into `sink`.
     #[inline(always)]
-    pub fn generate<B: Bits, S: Slider, K: Sink>(&self, sink: &mut K) {
+    pub fn generate<B: Bits, S: Lookup, K: Sink>(&self, sink: &mut K) {
         let occ = self.occupied();
         let us = self.pm;
         let them = occ ^ us;
@@ -160,7 +160,7 @@ impl Qbb {
     }
 
     #[inline(always)]
-    fn pawn_moves<B: Bits, S: Slider, K: Sink>(
+    fn pawn_moves<B: Bits, S: Lookup, K: Sink>(
         &self,
         sink: &mut K,
         pawns: Bitboard,
@@ -231,7 +231,7 @@ impl Qbb {
 
     /// Castling: the king takes its own rook (Chess960 and standard alike).
     #[inline(always)]
-    fn castling<B: Bits, S: Slider, K: Sink>(&self, sink: &mut K, ksq: usize, enemy: &Enemy) {
+    fn castling<B: Bits, S: Lookup, K: Sink>(&self, sink: &mut K, ksq: usize, enemy: &Enemy) {
         let occ = self.occupied();
         let mut rooks = self.castle & RANK_1;
         while rooks != 0 {
@@ -263,14 +263,14 @@ impl Qbb {
 
     /// The number of legal moves, counted with popcounts (none is listed).
     #[inline]
-    pub fn count_moves<B: Bits, S: Slider>(&self) -> u64 {
+    pub fn count_moves<B: Bits, S: Lookup>(&self) -> u64 {
         let mut c = Counter::<B>::new();
         self.generate::<B, S, _>(&mut c);
         c.0
     }
 
     /// The legal moves, in relative coordinates (see [`Qbb::to_absolute`]).
-    pub fn legal_moves<B: Bits, S: Slider>(&self) -> MoveList {
+    pub fn legal_moves<B: Bits, S: Lookup>(&self) -> MoveList {
         let mut list = MoveList::new();
         self.generate::<B, S, _>(&mut Collect::<B>::new(&mut list));
         list

@@ -4,15 +4,15 @@
 //! move to a sink that makes it on a copy of the board and searches the child at
 //! once, so a node costs one 56-byte copy and no heap or list traffic.
 
+use super::Lookup;
 use super::{Qbb, BISHOP, KNIGHT, PAWN, QUEEN, ROOK};
-use crate::attacks::Slider;
 use crate::bits::Bits;
 use crate::board::movegen::Sink;
 use crate::types::*;
 use std::marker::PhantomData;
 
 /// The number of leaf nodes `depth` plies below `q`.
-pub fn perft<B: Bits, S: Slider>(q: &Qbb, depth: u32) -> u64 {
+pub fn perft<B: Bits, S: Lookup>(q: &Qbb, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => q.count_moves::<B, S>(),
@@ -31,7 +31,7 @@ pub fn perft<B: Bits, S: Slider>(q: &Qbb, depth: u32) -> u64 {
 
 /// Perft split by root move: each legal move (absolute coordinates, for the
 /// main board's notation) with its leaf count.
-pub fn divide<B: Bits, S: Slider>(q: &Qbb, depth: u32) -> Vec<(Move, u64)> {
+pub fn divide<B: Bits, S: Lookup>(q: &Qbb, depth: u32) -> Vec<(Move, u64)> {
     q.legal_moves::<B, S>()
         .iter()
         .map(|m| {
@@ -46,7 +46,7 @@ pub fn divide<B: Bits, S: Slider>(q: &Qbb, depth: u32) -> Vec<(Move, u64)> {
 }
 
 /// A sink that makes every move it gets and adds the child's perft.
-struct Expand<'a, B: Bits, S: Slider> {
+struct Expand<'a, B: Bits, S: Lookup> {
     q: &'a Qbb,
     /// The depth of the children.
     depth: u32,
@@ -54,14 +54,14 @@ struct Expand<'a, B: Bits, S: Slider> {
     _paths: PhantomData<(B, S)>,
 }
 
-impl<B: Bits, S: Slider> Expand<'_, B, S> {
+impl<B: Bits, S: Lookup> Expand<'_, B, S> {
     #[inline(always)]
     fn child(&mut self, q: &Qbb) {
         self.nodes += perft::<B, S>(q, self.depth);
     }
 }
 
-impl<B: Bits, S: Slider> Sink for Expand<'_, B, S> {
+impl<B: Bits, S: Lookup> Sink for Expand<'_, B, S> {
     #[inline(always)]
     fn piece_moves(&mut self, from: usize, mut targets: Bitboard) {
         if targets == 0 {

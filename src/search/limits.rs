@@ -62,7 +62,9 @@ impl TimeBudget {
             .movestogo
             .map_or(25.0, |m| (m.max(1) as f64).min(50.0));
         let base = ms / mtg + inc * 0.8;
-        let soft = base.min(ms * 0.4);
+        // Never plan on more than a quarter of what is left: a low clock then
+        // settles where the increment pays for each move.
+        let soft = base.min(ms * 0.25);
         // The hard limit lets a troubled iteration finish, but never spends more
         // than a fifth of the clock (or the whole of the last move before the control).
         let hard_cap = if limits.movestogo == Some(1) {

@@ -2,12 +2,17 @@
 //! `brokkr paths`: engine authors see which technique is fastest where they run.
 //!
 //! Timings are medians of several short runs, so a noisy machine disturbs them
-//! less; compare entries of one run with each other, as ratios.
+//! less; compare entries of one run with each other, as ratios. One such run is
+//! still too noisy to act on (on a busy machine six runs named four different
+//! winners), so before `brokkr paths --save` overrides the CPU's default,
+//! [`compare`] re-measures the winner against the default in interleaved pairs
+//! until the difference is clear of the noise, or gives up.
 
 use crate::attacks::{Magic, Slider, SliderKind};
 use crate::bits::{BitPath, Bits, Cpu};
 use crate::board::perft::perft;
 use crate::board::Board;
+use crate::qbb;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -148,8 +153,9 @@ pub fn time_main_perft<B: Bits, S: Slider>() -> PerftTiming {
     }
 }
 
-/// Time perft of the quad-bitboard board with bit path `B` and backend `S`.
-pub fn time_qbb_perft<B: Bits, S: Slider>() -> PerftTiming {
+/// Time perft of the quad-bitboard board with bit path `B` and backend `S` (one
+/// of the stateless lookups it is built for, see [`qbb::Lookup`]).
+pub fn time_qbb_perft<B: Bits, S: qbb::Lookup>() -> PerftTiming {
     let boards: Vec<(crate::qbb::Qbb, u32)> = POSITIONS
         .iter()
         .map(|&(fen, d)| (crate::qbb::Qbb::from_fen(fen).expect("valid"), d))
@@ -225,14 +231,142 @@ pub fn measure(mut progress: impl FnMut(usize, usize, &str)) -> Report {
         let t = crate::with_bits!(default_bits, B => crate::with_slider!(k, S => time_main_perft::<B, S>()));
         report.perft.push(t);
     }
-    // The quad-bitboard board, with the defaults.
+    // The quad-bitboard board, with the defaults (the CPU's default backend is
+    // always one it is built for: pext or magic).
     step += 1;
     progress(
         step,
         total,
         &format!("perft qbb/{default_slider}/{default_bits}"),
     );
-    let t = crate::with_bits!(default_bits, B => crate::with_slider!(default_slider, S => time_qbb_perft::<B, S>()));
+    let t = crate::with_bits!(default_bits, B => crate::with_qbb_slider!(default_slider, S => {
+        time_qbb_perft::<B, S>()
+    }, _ => time_qbb_perft::<B, Magic>()));
     report.perft.push(t);
     report
+}
+
+/// Seconds for `reps` perft passes over [`POSITIONS`] on the main board.
+fn perft_passes<B: Bits, S: Slider>(boards: &[(Board<S>, u32)], reps: u32) -> f64 {
+    let t = Instant::now();
+    for _ in 0..reps {
+        let n: u64 = boards
+            .iter()
+            .map(|(b, d)| perft::<B, S>(black_box(b), *d))
+            .sum();
+        black_box(n);
+    }
+    t.elapsed().as_secs_f64()
+}
+
+/// A timer for one (bit path, backend) pair: seconds per pass over [`POSITIONS`].
+fn pass_timer(bits: BitPath, slider: SliderKind) -> impl FnMut(u32) -> f64 {
+    move |reps| {
+        crate::with_bits!(bits, B => crate::with_slider!(slider, S => {
+            let boards: Vec<(Board<S>, u32)> = POSITIONS
+                .iter()
+                .map(|&(fen, d)| (Board::<S>::from_fen(fen).expect("valid"), d))
+                .collect();
+            perft_passes::<B, S>(&boards, reps) / f64::from(reps)
+        }))
+    }
+}
+
+/// Each timed sample runs at least this long, so the timer and short stalls
+/// matter little.
+const SAMPLE: Duration = Duration::from_millis(100);
+/// Paired runs before [`compare`] may stop.
+pub const MIN_PAIRS: usize = 7;
+/// Paired runs after which [`compare`] stops, decided or not.
+pub const MAX_PAIRS: usize = 21;
+
+/// How a candidate pair compared with the default pair in paired runs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Comparison {
+    /// Paired runs made.
+    pub pairs: usize,
+    /// Median of (default time / candidate time) - 1: how much faster the
+    /// candidate is, as a fraction (negative: slower).
+    pub gain: f64,
+    /// A 95% interval for that median (distribution-free, from order statistics).
+    pub low: f64,
+    pub high: f64,
+}
+
+impl Comparison {
+    /// Whether the candidate is faster by more than the noise: the whole interval
+    /// lies above zero.
+    pub fn clearly_faster(&self) -> bool {
+        self.low > 0.0
+    }
+}
+
+/// The ranks of a distribution-free 95% interval for the median of `n` sorted
+/// samples: `(k, n - 1 - k)`, 0-based, with `k` the largest such that
+/// P(Binomial(n, 1/2) <= k) <= 2.5% (at least 0, the whole range, for small `n`).
+pub fn median_interval_ranks(n: usize) -> (usize, usize) {
+    let mut k = 0;
+    let (mut cum, mut pmf) = (0.0, 0.5f64.powi(n as i32));
+    for j in 0..n {
+        cum += pmf;
+        if cum > 0.025 {
+            break;
+        }
+        k = j;
+        pmf *= (n - j) as f64 / (j + 1) as f64;
+    }
+    let k = k.min((n.max(1) - 1) / 2);
+    (k, n.max(1) - 1 - k)
+}
+
+/// The median and 95% interval of `samples`.
+fn summarize(samples: &[f64]) -> (f64, f64, f64) {
+    let mut s = samples.to_vec();
+    s.sort_by(f64::total_cmp);
+    let n = s.len();
+    let median = if n % 2 == 1 {
+        s[n / 2]
+    } else {
+        (s[n / 2 - 1] + s[n / 2]) / 2.0
+    };
+    let (lo, hi) = median_interval_ranks(n);
+    (median, s[lo], s[hi])
+}
+
+/// Time the candidate pair against the default pair in interleaved runs (the
+/// order alternating, so drifting load hits both alike), taking the speed ratio
+/// of each pair of runs; stop once the 95% interval of the median ratio excludes
+/// "equal", or after [`MAX_PAIRS`]. `progress` is called before each pair.
+pub fn compare(
+    candidate: (BitPath, SliderKind),
+    default: (BitPath, SliderKind),
+    mut progress: impl FnMut(usize),
+) -> Comparison {
+    let mut cand = pass_timer(candidate.0, candidate.1);
+    let mut def = pass_timer(default.0, default.1);
+    // Repeat passes so a sample lasts at least SAMPLE on the slower of the two.
+    let once = cand(1).max(def(1)).max(1e-6);
+    let reps = (SAMPLE.as_secs_f64() / once).ceil().clamp(1.0, 1e6) as u32;
+    let mut ratios = Vec::new();
+    loop {
+        progress(ratios.len() + 1);
+        let (d, c) = if ratios.len() % 2 == 0 {
+            let d = def(reps);
+            (d, cand(reps))
+        } else {
+            let c = cand(reps);
+            (def(reps), c)
+        };
+        ratios.push(d / c - 1.0);
+        let (gain, low, high) = summarize(&ratios);
+        let decided = low > 0.0 || high < 0.0;
+        if ratios.len() >= MAX_PAIRS || (ratios.len() >= MIN_PAIRS && decided) {
+            return Comparison {
+                pairs: ratios.len(),
+                gain,
+                low,
+                high,
+            };
+        }
+    }
 }
