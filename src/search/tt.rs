@@ -73,6 +73,14 @@ const DEPTH_OFFSET: i32 = 16;
 /// Generations live in six bits.
 const GEN_MASK: u8 = 63;
 
+/// Whether an entry holds anything: its stored depth byte is never zero once
+/// written (depths are stored offset by [`DEPTH_OFFSET`]), even for an entry that
+/// holds only a static evaluation ([`Bound::None`]).
+#[inline(always)]
+fn occupied(meta: u64) -> bool {
+    (meta >> 8) & 0xFF != 0
+}
+
 /// A lock-free transposition table.
 pub struct TranspositionTable {
     buckets: *mut Bucket,
@@ -130,7 +138,7 @@ impl TranspositionTable {
         let k = key & 0xFFFF;
         for e in &self.bucket(key).entries {
             let meta = e.meta.load(Relaxed);
-            if meta >> 48 != k || meta & 3 == 0 {
+            if meta >> 48 != k || !occupied(meta) {
                 continue;
             }
             let data = e.data.load(Relaxed);
@@ -176,14 +184,14 @@ impl TranspositionTable {
         let mut same_key = false;
         for e in &bucket.entries {
             let meta = e.meta.load(Relaxed);
-            if meta >> 48 == k && meta & 3 != 0 {
+            if meta >> 48 == k && occupied(meta) {
                 victim = e;
                 same_key = true;
                 break;
             }
             let age = (gen.wrapping_sub(((meta >> 2) & 63) as u8) & GEN_MASK) as i32;
             let worth = ((meta >> 8) & 0xFF) as i32 - 8 * age;
-            let worth = if meta & 3 == 0 { i32::MIN } else { worth };
+            let worth = if occupied(meta) { worth } else { i32::MIN };
             if worth < victim_worth {
                 victim_worth = worth;
                 victim = e;
@@ -204,7 +212,7 @@ impl TranspositionTable {
                 return;
             }
         }
-        let depth = (depth + DEPTH_OFFSET).clamp(0, 255) as u64;
+        let depth = (depth + DEPTH_OFFSET).clamp(1, 255) as u64;
         let data = k << 48
             | (mv.bits() as u64) << 32
             | (score_to_tt(score, ply) as i16 as u16 as u64) << 16
@@ -224,7 +232,7 @@ impl TranspositionTable {
             let b = unsafe { &*self.buckets.add(i) };
             for e in &b.entries {
                 let meta = e.meta.load(Relaxed);
-                if meta & 3 != 0 && (meta >> 2) & 63 == gen {
+                if occupied(meta) && (meta >> 2) & 63 == gen {
                     used += 1;
                 }
             }
@@ -319,6 +327,17 @@ mod tests {
             }
         );
         assert!(tt.probe(43, 0).is_none());
+    }
+
+    #[test]
+    fn an_evaluation_alone_is_found() {
+        let tt = TranspositionTable::new(1).unwrap();
+        tt.store(7, Move::NULL, VALUE_NONE, 33, -8, Bound::None, 0);
+        let hit = tt.probe(7, 0).unwrap();
+        assert_eq!(
+            (hit.eval, hit.score, hit.bound),
+            (33, VALUE_NONE, Bound::None)
+        );
     }
 
     #[test]
