@@ -187,9 +187,12 @@ impl MovePicker {
         if self.cur >= self.len {
             return None;
         }
+        // Ties go to the lower move encoding, so the order never depends on the
+        // order the generator (or backend) emitted the moves in.
         let mut best = self.cur;
         for i in self.cur + 1..self.len {
-            if self.scores[i] > self.scores[best] {
+            let (s, b) = (self.scores[i], self.scores[best]);
+            if s > b || (s == b && self.moves[i].bits() < self.moves[best].bits()) {
                 best = i;
             }
         }
@@ -205,7 +208,10 @@ impl MovePicker {
         for i in 1..self.len {
             let (m, s) = (self.moves[i], self.scores[i]);
             let mut j = i;
-            while j > 0 && self.scores[j - 1] < s {
+            while j > 0
+                && (self.scores[j - 1] < s
+                    || (self.scores[j - 1] == s && self.moves[j - 1].bits() > m.bits()))
+            {
                 self.moves[j] = self.moves[j - 1];
                 self.scores[j] = self.scores[j - 1];
                 j -= 1;

@@ -172,6 +172,8 @@ impl<'a, E: Engine> Worker<'a, E> {
                 })
                 .collect();
         }
+        // A canonical order, so every backend searches the same tree.
+        root_moves.sort_by_key(|r| r.mv.bits());
         let mut stack = vec![Frame::default(); MAX_PLY + OFF + 4];
         stack[OFF].in_check = root.in_check();
         Worker {
@@ -874,10 +876,12 @@ impl<'a, E: Engine> Worker<'a, E> {
             if !root && best_score > -MATE_IN_MAX && has_pieces {
                 let lmr_depth = (depth - 1 - self.reduction(depth, move_count)).max(0);
                 if !noisy && !gives_check {
-                    // Late move pruning: after enough quiet moves, the rest rarely matter.
+                    // Late move pruning: after enough quiet moves, the rest rarely
+                    // matter. Quiet checks still get searched: skipping the whole
+                    // quiet stage lost a mate in two behind a queen sacrifice
+                    // (tests/search.rs, finds_mates_in_two_and_three).
                     let lmp_limit = (3 + depth * depth) / (2 - improving as i32);
                     if self.features.lmp && depth <= 8 && move_count as i32 >= lmp_limit {
-                        picker.skip_quiets = true;
                         continue;
                     }
                     // Futility pruning: the static eval plus a margin cannot reach alpha.
