@@ -44,6 +44,7 @@ macro_rules! noteln {
 
 mod args;
 mod bench;
+mod lines;
 mod paths;
 mod perft;
 mod suite;
