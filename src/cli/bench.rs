@@ -51,7 +51,8 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     crate::with_engine!(bits, slider, E => bench::<E>(depth, threads, hash, out))
 }
 
-fn parse_range(
+/// The value of `--name`, a whole number from `lo` to `hi`, or `default`.
+pub(super) fn parse_range(
     a: &Args,
     name: &str,
     default: usize,

@@ -44,6 +44,8 @@ macro_rules! noteln {
 
 mod args;
 mod bench;
+mod epd;
+mod lines;
 mod paths;
 mod perft;
 mod suite;
@@ -88,6 +90,13 @@ pub const COMMANDS: &[Command] = &[
         summary: "search a fixed set of positions; print the node count and speed",
         help: bench::HELP,
         run: bench::run,
+    },
+    Command {
+        name: "epd",
+        synopsis: "epd FILE",
+        summary: "run an EPD test suite (bm/am); print the misses and the score",
+        help: epd::HELP,
+        run: epd::run,
     },
     Command {
         name: "uci",

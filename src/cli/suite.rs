@@ -10,13 +10,12 @@
 //! lines are skipped, and so is a UTF-8 byte-order mark at the start.
 
 use super::args::parse_count;
+use super::lines::MAX_LINE;
+use super::lines::{Line, LineReader};
 use super::text::escape_short;
 use crate::board::perft::MAX_DEPTH;
 use std::collections::VecDeque;
-use std::io::{self, BufRead};
-
-/// The longest line kept, in bytes; a perft line is under 200.
-pub const MAX_LINE: usize = 64 * 1024;
+use std::io::BufRead;
 
 /// After this many skipped lines the file is taken not to be a suite.
 pub const MAX_SKIPPED: usize = 100;
@@ -40,19 +39,12 @@ pub enum Item {
     Skipped { line: usize, why: String },
 }
 
-/// One physical line as read.
-enum Line {
-    Text(String),
-    TooLong(u64),
-    NotUtf8(String),
-}
-
 /// A streaming suite parser over any buffered reader. Errors (`Err`) end the
 /// run; they read `LINE: message`.
 pub struct SuiteReader<R> {
-    reader: R,
+    lines: LineReader<R>,
+    /// The number of the line being parsed.
     line: usize,
-    buf: Vec<u8>,
     /// The `epd` block being read, waiting for its `perft` lines.
     open: Option<Position>,
     /// Skip `perft` lines until the next position: their `epd` line was skipped.
@@ -66,67 +58,14 @@ impl<R: BufRead> SuiteReader<R> {
     /// A reader of the suite in `reader`.
     pub fn new(reader: R) -> SuiteReader<R> {
         SuiteReader {
-            reader,
+            lines: LineReader::new(reader),
             line: 0,
-            buf: Vec::new(),
             open: None,
             orphaned: false,
             ready: VecDeque::new(),
             skipped: 0,
             done: false,
         }
-    }
-
-    /// Read the next physical line into `self.buf`, keeping at most [`MAX_LINE`]
-    /// bytes; `None` at the end of the input.
-    fn read_line(&mut self) -> Result<Option<Line>, String> {
-        self.buf.clear();
-        let (mut length, mut any) = (0u64, false);
-        loop {
-            let chunk = match self.reader.fill_buf() {
-                Ok(c) => c,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(format!("{}: cannot read: {e}", self.line + 1)),
-            };
-            if chunk.is_empty() {
-                if !any {
-                    return Ok(None);
-                }
-                break;
-            }
-            any = true;
-            let end = chunk.iter().position(|&b| b == b'\n');
-            let part = &chunk[..end.unwrap_or(chunk.len())];
-            if part.contains(&0) {
-                return Err(format!(
-                    "{}: NUL byte: this is not a text file",
-                    self.line + 1
-                ));
-            }
-            if length + part.len() as u64 <= MAX_LINE as u64 {
-                self.buf.extend_from_slice(part);
-            } else {
-                self.buf.clear();
-            }
-            length += part.len() as u64;
-            let used = part.len() + usize::from(end.is_some());
-            self.reader.consume(used);
-            if end.is_some() {
-                break;
-            }
-        }
-        self.line += 1;
-        if length > MAX_LINE as u64 {
-            return Ok(Some(Line::TooLong(length)));
-        }
-        let mut bytes = &self.buf[..];
-        if self.line == 1 {
-            bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-        }
-        Ok(Some(match std::str::from_utf8(bytes) {
-            Ok(s) => Line::Text(s.to_string()),
-            Err(_) => Line::NotUtf8(String::from_utf8_lossy(bytes).into_owned()),
-        }))
     }
 
     /// Close the open `epd` block, if any.
@@ -156,7 +95,9 @@ impl<R: BufRead> SuiteReader<R> {
     /// Read lines until at least one item is ready or the input ends.
     fn advance(&mut self) -> Result<(), String> {
         while self.ready.is_empty() {
-            let text = match self.read_line()? {
+            let read = self.lines.read_line()?;
+            self.line = self.lines.number();
+            let text = match read {
                 None => {
                     self.close();
                     self.done = true;
