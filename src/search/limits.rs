@@ -61,10 +61,16 @@ impl TimeBudget {
         let mtg = limits
             .movestogo
             .map_or(25.0, |m| (m.max(1) as f64).min(50.0));
-        let base = ms / mtg + inc * 0.8;
-        // Never plan on more than a quarter of what is left: a low clock then
-        // settles where the increment pays for each move.
-        let soft = base.min(ms * 0.25);
+        let base = ms / mtg + inc * 0.75;
+        // Never plan on more than a tenth of what is left: a low clock then
+        // settles near ten increments (plus the overhead) instead of five. At
+        // 5s+0.05s on a loaded machine, a clock settled near 300 ms lost 9 games
+        // in 200 to scheduling delays of up to 200 ms.
+        let soft = if limits.movestogo == Some(1) {
+            base.min(ms * 0.5)
+        } else {
+            base.min(ms * 0.1)
+        };
         // The hard limit lets a troubled iteration finish, but never spends more
         // than a fifth of the clock (or the whole of the last move before the control).
         let hard_cap = if limits.movestogo == Some(1) {
