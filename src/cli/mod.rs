@@ -4,6 +4,7 @@
 //! stderr with a non-zero exit code; nothing here panics on user input.
 
 mod args;
+mod eval;
 mod paths;
 mod perft;
 mod tables;
@@ -29,6 +30,7 @@ pub fn run(args: &[String]) -> i32 {
     let rest = &args[1..];
     let result = match cmd.as_str() {
         "perft" => perft::run(rest),
+        "eval" => eval::run(rest),
         "paths" => paths::run(rest),
         "tables" => tables::run(rest),
         "help" | "--help" | "-h" => {
