@@ -16,6 +16,15 @@ Prints each term's middlegame and endgame value for White and for Black, the
 phase and the scale factor, then `Final (white): N cp` and
 `Final (side to move): N cp`.";
 
+/// Run `brokkr eval` or `brokkr tune` (one entry, to keep the command table's
+/// edit small while it is reworked).
+pub fn dispatch(cmd: &str, args: &[String]) -> Result<(), String> {
+    match cmd {
+        "tune" => super::tune::run(args),
+        _ => run(args),
+    }
+}
+
 /// Run `brokkr eval` with `args` (after the command name).
 pub fn run(args: &[String]) -> Result<(), String> {
     let a = Args::parse(args, &["fen", "bits", "slider"], &["help"])?;

@@ -8,6 +8,7 @@ mod eval;
 mod paths;
 mod perft;
 mod tables;
+mod tune;
 
 pub use args::Args;
 
@@ -30,7 +31,7 @@ pub fn run(args: &[String]) -> i32 {
     let rest = &args[1..];
     let result = match cmd.as_str() {
         "perft" => perft::run(rest),
-        "eval" => eval::run(rest),
+        "eval" | "tune" => eval::dispatch(cmd, rest),
         "paths" => paths::run(rest),
         "tables" => tables::run(rest),
         "help" | "--help" | "-h" => {

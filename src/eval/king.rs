@@ -50,6 +50,9 @@ fn shelter<B: Bits, Sl: Slider, T: Trace>(board: &Board<Sl>, c: Color, t: &mut T
     let ours = board.pieces(c, PieceKind::Pawn) & ahead;
     let theirs = board.pieces(c.flip(), PieceKind::Pawn) & ahead;
     let centre = (ksq & 7).clamp(1, 6);
+    // An open file next to the king matters when the enemy has a rook or queen to
+    // use it (the pawns alone are the shield and storm terms).
+    let heavy = board.pieces(c.flip(), PieceKind::Rook) | board.pieces(c.flip(), PieceKind::Queen);
     let mut s = S::ZERO;
     for &mask in &FILE_MASKS[centre - 1..=centre + 1] {
         let own = nearest::<B>(c, ours & mask);
@@ -61,7 +64,7 @@ fn shelter<B: Bits, Sl: Slider, T: Trace>(board: &Board<Sl>, c: Color, t: &mut T
             s += weight(t, c, STORM + storm, 1);
         }
         let all_pawns = board.kind_bb(PieceKind::Pawn) & mask;
-        if board.pieces(c, PieceKind::Pawn) & mask == 0 {
+        if heavy != 0 && board.pieces(c, PieceKind::Pawn) & mask == 0 {
             let open = all_pawns == 0;
             s += weight(t, c, if open { KING_OPEN } else { KING_SEMI_OPEN }, 1);
         }

@@ -19,6 +19,7 @@ mod report;
 pub mod score;
 mod threats;
 pub mod trace;
+pub mod tune;
 
 pub mod weights;
 

@@ -49,7 +49,8 @@ layout! {
     PASSED_ENEMY_KING: 8,
     UNSTOPPABLE: 1,
     ENDGAME_KING_CENTER: 1,
-    // King shelter: own pawn in front (by relative rank, 0 = none), enemy storm.
+    // King shelter: own pawn in front (by relative rank, 0 = none), enemy storm;
+    // files by the king without own pawns (half-open, open) facing a rook or queen.
     SHIELD: 8,
     STORM: 8,
     STORM_BLOCKED: 8,

@@ -15,10 +15,10 @@ pub fn eval_report<B: Bits, Sl: Slider>(board: &Board<Sl>) -> String {
     let mut t = TermTrace::default();
     let e = evaluate_white::<B, Sl, _>(board, None, &mut t);
     let mut out = String::new();
-    let rule = "-".repeat(70);
+    let rule = "-".repeat(68);
     let _ = writeln!(
         out,
-        "{:<16}|{:>8}{:>8} |{:>8}{:>8} |{:>8}{:>8}",
+        "{:<16}|{:>9}{:>7} |{:>9}{:>7} |{:>9}{:>7}",
         "Term", "White mg", "eg", "Black mg", "eg", "Total mg", "eg"
     );
     let _ = writeln!(out, "{rule}");
@@ -27,7 +27,7 @@ pub fn eval_report<B: Bits, Sl: Slider>(board: &Board<Sl>) -> String {
         let d = w - b;
         let _ = writeln!(
             out,
-            "{:<16}|{:>8}{:>8} |{:>8}{:>8} |{:>8}{:>8}",
+            "{:<16}|{:>9}{:>7} |{:>9}{:>7} |{:>9}{:>7}",
             term.name(),
             w.mg(),
             w.eg(),
@@ -40,7 +40,7 @@ pub fn eval_report<B: Bits, Sl: Slider>(board: &Board<Sl>) -> String {
     let _ = writeln!(out, "{rule}");
     let _ = writeln!(
         out,
-        "{:<16}|{:>17} |{:>17} |{:>8}{:>8}",
+        "{:<16}|{:>16} |{:>16} |{:>9}{:>7}",
         "Total",
         "",
         "",
