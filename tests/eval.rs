@@ -256,6 +256,33 @@ fn eval_prints_the_table_and_two_final_lines() {
 }
 
 #[test]
+fn eval_off_switches_term_groups_off() {
+    let fen = "r3kb1r/pp3p1p/2q1pQ2/6p1/4P3/2N5/PP3PPP/R1B1K2R b KQkq - 0 5";
+    let all = String::from_utf8(brokkr(&["eval", "--fen", fen]).stdout).unwrap();
+    let o = brokkr(&["eval", "--fen", fen, "--off", "king,threats,tempo,pawns"]);
+    assert!(o.status.success());
+    let off = String::from_utf8(o.stdout).unwrap();
+    let row = |out: &str, name: &str| {
+        out.lines()
+            .find(|l| l.starts_with(name))
+            .unwrap()
+            .to_string()
+    };
+    for name in ["King safety", "Threats", "Tempo", "Pawn structure"] {
+        assert_ne!(row(&all, name), row(&off, name), "{name} was zero anyway");
+        assert!(
+            row(&off, name)
+                .split('|')
+                .skip(1)
+                .all(|c| c.split_whitespace().all(|v| v == "0")),
+            "{off}"
+        );
+    }
+    assert_eq!(row(&all, "Mobility"), row(&off, "Mobility"));
+    assert_ne!(all.lines().last(), off.lines().last());
+}
+
+#[test]
 fn eval_rejects_bad_input() {
     for args in [
         &["eval", "--fen", "not a fen"][..],
@@ -269,6 +296,8 @@ fn eval_rejects_bad_input() {
         &["eval", "--bogus"],
         &["eval", "extra"],
         &["eval", "--slider", "nope"],
+        &["eval", "--off", "material"],
+        &["eval", "--off", "king,nonsense"],
     ] {
         let o = brokkr(args);
         assert_eq!(o.status.code(), Some(2), "{args:?}");

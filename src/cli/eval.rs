@@ -6,9 +6,11 @@ use crate::board::Board;
 use crate::eval::eval_report;
 
 const HELP: &str = "\
-usage: brokkr eval [--fen FEN] [--bits PATH] [--slider NAME]
+usage: brokkr eval [--fen FEN] [--off GROUPS] [--bits PATH] [--slider NAME]
 
   --fen FEN        the position (default: the start position)
+  --off GROUPS      switch term groups off, comma-separated: mobility, pawns,
+                   passed, king, pieces, threats, endgame, tempo
   --bits PATH      bitscan/popcount path (asm, bmi, table, portable, extern, extern-bmi)
   --slider NAME    slider-attack backend (magic, pext, rotated, kindergarten, rayloop)
 
@@ -27,7 +29,7 @@ pub fn dispatch(cmd: &str, args: &[String]) -> Result<(), String> {
 
 /// Run `brokkr eval` with `args` (after the command name).
 pub fn run(args: &[String]) -> Result<(), String> {
-    let a = Args::parse(args, &["fen", "bits", "slider"], &["help"])?;
+    let a = Args::parse(args, &["fen", "off", "bits", "slider"], &["help"])?;
     if a.flag("help") {
         println!("{HELP}");
         return Ok(());
@@ -36,6 +38,9 @@ pub fn run(args: &[String]) -> Result<(), String> {
         return Err(format!(
             "unexpected argument '{extra}' (a FEN goes after --fen, quoted)"
         ));
+    }
+    if let Some(list) = a.value("off") {
+        crate::eval::set_terms(&crate::eval::Term::parse_list(list)?, false);
     }
     let choice = choice(&a)?;
     crate::with_bits!(choice.bits, B => crate::with_slider!(choice.slider, S => {

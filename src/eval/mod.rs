@@ -47,8 +47,9 @@ pub const SCALE_NORMAL: i32 = 64;
 
 /// Which term groups are on: one bit per [`Term`] (`1 << term as u32`). All on by
 /// default. Meant to measure what a group is worth in matches: set it once before
-/// a search (see [`set_terms`]); the evaluation reads it with one relaxed load.
-/// Material and the piece-square tables cannot be switched off.
+/// a search (see [`set_terms`], [`Term::parse_list`]); the evaluation reads it with
+/// one relaxed load per call. Material and the piece-square tables cannot be
+/// switched off. The tuner expects every group on.
 pub static TERMS: AtomicU32 = AtomicU32::new(u32::MAX);
 
 /// Switch term groups on (`true`) or off; returns the previous mask.
@@ -143,7 +144,9 @@ pub fn evaluate_white<B: Bits, Sl: Slider, T: Trace>(
     let black_pawns = board.pieces(Color::Black, PieceKind::Pawn);
     let entry = match pawns {
         Some(table) if !T::ON => table.probe::<B>(board.pawn_key(), white_pawns, black_pawns),
-        _ => pawns::structure::<B, T>(white_pawns, black_pawns, t),
+        _ if on(terms, Term::Pawns) => pawns::structure::<B, T>(white_pawns, black_pawns, t),
+        // Switched off: the passed pawns are still needed, but nothing is reported.
+        _ => pawns::structure::<B, NoTrace>(white_pawns, black_pawns, &mut NoTrace),
     };
     if on(terms, Term::Pawns) {
         score += entry.score;

@@ -38,6 +38,54 @@ impl Term {
         Term::Tempo,
     ];
 
+    /// The groups that can be switched off (all but material and the tables).
+    pub const SWITCHABLE: [Term; 8] = [
+        Term::Mobility,
+        Term::Pawns,
+        Term::Passed,
+        Term::King,
+        Term::Pieces,
+        Term::Threats,
+        Term::Endgame,
+        Term::Tempo,
+    ];
+
+    /// The short name used by `brokkr eval --off` and engine options.
+    pub const fn key(self) -> &'static str {
+        match self {
+            Term::Material => "material",
+            Term::Pst => "pst",
+            Term::Mobility => "mobility",
+            Term::Pawns => "pawns",
+            Term::Passed => "passed",
+            Term::King => "king",
+            Term::Pieces => "pieces",
+            Term::Threats => "threats",
+            Term::Endgame => "endgame",
+            Term::Tempo => "tempo",
+        }
+    }
+
+    /// The switchable groups named in a comma-separated list (`king,threats`).
+    pub fn parse_list(list: &str) -> Result<Vec<Term>, String> {
+        list.split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(|s| {
+                Term::SWITCHABLE
+                    .into_iter()
+                    .find(|t| t.key() == s)
+                    .ok_or_else(|| {
+                        let keys: Vec<_> = Term::SWITCHABLE.iter().map(|t| t.key()).collect();
+                        format!(
+                            "unknown term group '{s}' (expected some of: {})",
+                            keys.join(", ")
+                        )
+                    })
+            })
+            .collect()
+    }
+
     /// The row name in `brokkr eval`.
     pub const fn name(self) -> &'static str {
         match self {
