@@ -95,7 +95,11 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let start = match a.value("start") {
         Some(f) => {
             let text = std::fs::read_to_string(f).map_err(|e| format!("cannot read '{f}': {e}"))?;
-            tune::parse_weights(&text).map_err(|e| format!("{f}: {e}"))?
+            let (w, missing) = tune::parse_weights(&text).map_err(|e| format!("{f}: {e}"))?;
+            if !missing.is_empty() {
+                println!("{f}: no {}: they start at 0", missing.join(", "));
+            }
+            w
         }
         None => current_weights(),
     };

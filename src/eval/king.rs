@@ -14,6 +14,15 @@ use crate::board::Board;
 use crate::tables::{FILE_MASKS, FORWARD_SPAN, KNIGHT_ATTACKS};
 use crate::types::{Color, PieceKind};
 
+/// The files of a king's flank, by the king's file: queen side, centre, king side.
+const KING_FLANK: [u64; 8] = {
+    let f = FILE_MASKS;
+    let queen = f[0] | f[1] | f[2] | f[3];
+    let centre = f[2] | f[3] | f[4] | f[5];
+    let king = f[4] | f[5] | f[6] | f[7];
+    [queen, queen, queen, centre, centre, king, king, king]
+};
+
 /// The divisor of the squared middlegame danger, and of the linear endgame one.
 pub const DANGER_MG_DIVISOR: i32 = 1024;
 /// See [`DANGER_MG_DIVISOR`].
@@ -126,6 +135,11 @@ fn danger<B: Bits, Sl: Slider, T: Trace>(board: &Board<Sl>, c: Color, info: &Inf
     }
     let weak_zone = B::popcount(weak & info.zone[us]) as i32;
     d += danger_weight(t, e, DANGER_WEAK, weak_zone);
+    // Enemy attacks on the king's flank in our half (twice-attacked squares twice).
+    let flank =
+        KING_FLANK[ksq & 7] & super::geometry::ranks_from(e, if c == Color::White { 4 } else { 3 });
+    let flank = B::popcount(flank & info.all[them]) + B::popcount(flank & info.twice[them]);
+    d += danger_weight(t, e, DANGER_FLANK, flank as i32);
     if board.pieces(e, PieceKind::Queen) == 0 {
         d += danger_weight(t, e, DANGER_NO_QUEEN, 1);
     }
@@ -172,6 +186,9 @@ pub(crate) fn passed<B: Bits, Sl: Slider, T: Trace>(
         }
         if info.all[c.index()] & (1u64 << sq) != 0 {
             s += weight(t, c, PASSED_SUPPORTED + r, 1);
+        }
+        if FORWARD_SPAN[c.index()][sq] & (info.all[e.index()] | board.color_bb(e)) == 0 {
+            s += weight(t, c, PASSED_SAFE_PATH + r, 1);
         }
         s += weight(t, c, PASSED_OWN_KING + r, distance(own_king, stop));
         s += weight(t, c, PASSED_ENEMY_KING + r, distance(their_king, stop));

@@ -41,10 +41,17 @@ layout! {
     CONNECTED: 8,
     PHALANX: 8,
     PASSED: 8,
+    // Passed pawns by distance to the edge (a/h = 0 .. d/e = 3).
+    PASSED_FILE: 4,
+    // Isolated or backward with no enemy pawn in front (a target on a half-open file).
+    WEAK_UNOPPOSED: 1,
+    // A pawn on the 5th or 6th rank blocked by an enemy pawn.
+    PAWN_BLOCKED: 2,
     // Passed pawns, with the pieces (by relative rank).
     PASSED_FREE: 8,
     PASSED_BLOCKED: 8,
     PASSED_SUPPORTED: 8,
+    PASSED_SAFE_PATH: 8,
     PASSED_OWN_KING: 8,
     PASSED_ENEMY_KING: 8,
     UNSTOPPABLE: 1,
@@ -62,6 +69,7 @@ layout! {
     DANGER_SAFE_CHECK: 4,
     DANGER_WEAK: 1,
     DANGER_NO_QUEEN: 1,
+    DANGER_FLANK: 1,
     DANGER_BIAS: 1,
     // Pieces.
     BISHOP_PAIR: 1,
@@ -69,12 +77,25 @@ layout! {
     ROOK_SEMI_OPEN: 1,
     ROOK_SEVENTH: 1,
     OUTPOST: 2,
+    // Own pawns on the squares of a bishop's colour; a minor shielded by a pawn.
+    BISHOP_PAWNS: 1,
+    MINOR_BEHIND_PAWN: 1,
+    // Knights gain and rooks lose with more own pawns (per piece, pawns - 5).
+    KNIGHT_PAWNS: 1,
+    ROOK_PAWNS: 1,
+    // Distance of each knight and bishop to its own king.
+    KING_PROTECTOR: 2,
+    // Safe central squares behind the pawns, times the pieces that can use them / 8.
+    SPACE: 1,
     // Threats: an enemy piece of each kind (pawn to queen) attacked by a pawn, a
     // minor or a rook; an enemy piece attacked and not defended.
     THREAT_BY_PAWN: 5,
     THREAT_BY_MINOR: 5,
     THREAT_BY_ROOK: 5,
     HANGING: 1,
+    // An undefended enemy man attacked by the king; safe pawn pushes that attack a piece.
+    KING_THREAT: 1,
+    PAWN_PUSH_THREAT: 1,
     TEMPO: 1,
 }
 

@@ -101,14 +101,24 @@ fn side<B: Bits, T: Trace>(c: Color, ours: u64, theirs: u64, t: &mut T) -> (S, u
         if FORWARD_SPAN[c.index()][sq] & ours != 0 {
             s += weight(t, c, DOUBLED, 1);
         }
+        let opposed = FORWARD_SPAN[c.index()][sq] & theirs != 0;
         if neighbours == 0 {
             s += weight(t, c, ISOLATED, 1);
+            if !opposed {
+                s += weight(t, c, WEAK_UNOPPOSED, 1);
+            }
         } else if neighbours & !PASSED_PAWN_MASK[c.index()][sq] == 0
             && their_attacks & (1u64 << front(c, sq)) != 0
         {
             // No neighbour level or behind can ever defend it, and its advance is
             // covered by an enemy pawn.
             s += weight(t, c, BACKWARD, 1);
+            if !opposed {
+                s += weight(t, c, WEAK_UNOPPOSED, 1);
+            }
+        }
+        if (r == 4 || r == 5) && theirs & (1u64 << front(c, sq)) != 0 {
+            s += weight(t, c, PAWN_BLOCKED + r - 4, 1);
         }
         if PAWN_ATTACKS[c.flip().index()][sq] & ours != 0 {
             s += weight(t, c, CONNECTED + r, 1);
@@ -119,6 +129,8 @@ fn side<B: Bits, T: Trace>(c: Color, ours: u64, theirs: u64, t: &mut T) -> (S, u
         if PASSED_PAWN_MASK[c.index()][sq] & theirs == 0 && FORWARD_SPAN[c.index()][sq] & ours == 0
         {
             s += weight(t, c, PASSED + r, 1);
+            let file = sq & 7;
+            s += weight(t, c, PASSED_FILE + file.min(7 - file), 1);
             passed |= 1u64 << sq;
         }
     }

@@ -1,7 +1,7 @@
 //! The pieces: their attacks (gathered once for the other terms), mobility,
 //! outposts, rooks on open files and the 7th, the bishop pair.
 
-use super::geometry::{pawn_attacks, relative_rank};
+use super::geometry::{distance, forward, pawn_attacks, relative_rank, LIGHT_SQUARES};
 use super::params::*;
 use super::score::S;
 use super::trace::{Term, Trace};
@@ -85,6 +85,16 @@ pub(crate) fn pieces<B: Bits, Sl: Slider, T: Trace>(
         | info.by_kind[them.index()][PieceKind::Pawn.index()]);
     let pawn_guarded = info.by_kind[c.index()][PieceKind::Pawn.index()];
     let (mut mobility, mut extra) = (S::ZERO, S::ZERO);
+    let minors = board.pieces(c, PieceKind::Knight) | board.pieces(c, PieceKind::Bishop);
+    let shielded = forward(c, minors) & board.kind_bb(PieceKind::Pawn);
+    extra += weight(t, c, MINOR_BEHIND_PAWN, B::popcount(shielded) as i32);
+    let pawns_over_five = B::popcount(own_pawns) as i32 - 5;
+    let knights = B::popcount(board.pieces(c, PieceKind::Knight)) as i32;
+    let rooks = B::popcount(board.pieces(c, PieceKind::Rook)) as i32;
+    extra += weight(t, c, KNIGHT_PAWNS, knights * pawns_over_five);
+    extra += weight(t, c, ROOK_PAWNS, rooks * pawns_over_five);
+    let own_king = board.king_square(c);
+    extra += weight(t, c, SPACE, space::<B, Sl>(board, c, info));
 
     let mut bb = board.pieces(c, PieceKind::Knight);
     while bb != 0 {
@@ -92,6 +102,7 @@ pub(crate) fn pieces<B: Bits, Sl: Slider, T: Trace>(
         let a = KNIGHT_ATTACKS[sq];
         info.add::<B>(c, PieceKind::Knight, a, enemy_king);
         mobility += weight(t, c, MOBILITY_KNIGHT + B::popcount(a & area) as usize, 1);
+        extra += weight(t, c, KING_PROTECTOR, distance(sq, own_king));
         if outpost(c, sq, their_pawns, pawn_guarded) {
             extra += weight(t, c, OUTPOST, 1);
         }
@@ -105,6 +116,14 @@ pub(crate) fn pieces<B: Bits, Sl: Slider, T: Trace>(
         let a = Sl::bishop_any(sq, occ);
         info.add::<B>(c, PieceKind::Bishop, a, enemy_king);
         mobility += weight(t, c, MOBILITY_BISHOP + B::popcount(a & area) as usize, 1);
+        extra += weight(t, c, KING_PROTECTOR + 1, distance(sq, own_king));
+        // Own pawns on the bishop's colour block it and leave the other colour weak.
+        let colour = if LIGHT_SQUARES >> sq & 1 != 0 {
+            LIGHT_SQUARES
+        } else {
+            !LIGHT_SQUARES
+        };
+        extra += weight(t, c, BISHOP_PAWNS, B::popcount(own_pawns & colour) as i32);
         if outpost(c, sq, their_pawns, pawn_guarded) {
             extra += weight(t, c, OUTPOST + 1, 1);
         }
@@ -155,4 +174,28 @@ fn outpost(c: Color, sq: usize, their_pawns: u64, pawn_guarded: u64) -> bool {
     let r = relative_rank(c, sq);
     let beside = PASSED_PAWN_MASK[c.index()][sq] & !FILE_MASKS[sq & 7];
     (3..=5).contains(&r) && pawn_guarded & (1u64 << sq) != 0 && beside & their_pawns == 0
+}
+
+/// Space: central squares (files c to f, ranks 2 to 4 from `c`'s side) not
+/// attacked by enemy pawns and free of own pawns, those behind own pawns counted
+/// twice, times the pieces that could use them; divided by 8 so that the weight
+/// has a useful resolution in whole centipawns.
+fn space<B: Bits, Sl: Slider>(board: &Board<Sl>, c: Color, info: &Info) -> i32 {
+    let centre = FILE_MASKS[2] | FILE_MASKS[3] | FILE_MASKS[4] | FILE_MASKS[5];
+    let ranks = match c {
+        Color::White => RANK_MASKS[1] | RANK_MASKS[2] | RANK_MASKS[3],
+        Color::Black => RANK_MASKS[4] | RANK_MASKS[5] | RANK_MASKS[6],
+    };
+    let own_pawns = board.pieces(c, PieceKind::Pawn);
+    let safe =
+        centre & ranks & !own_pawns & !info.by_kind[c.flip().index()][PieceKind::Pawn.index()];
+    // Squares up to three behind an own pawn.
+    let mut behind = own_pawns;
+    for _ in 0..3 {
+        behind |= forward(c.flip(), behind);
+    }
+    let count = B::popcount(safe) + B::popcount(safe & behind);
+    let pieces =
+        board.color_bb(c) & !board.kind_bb(PieceKind::Pawn) & !board.kind_bb(PieceKind::King);
+    (count * B::popcount(pieces)) as i32 / 8
 }

@@ -1,5 +1,6 @@
 //! Threats: enemy pieces attacked by lesser pieces, and enemy pieces left hanging.
 
+use super::geometry::{forward, pawn_attacks};
 use super::params::*;
 use super::pieces::Info;
 use super::score::S;
@@ -70,6 +71,21 @@ pub(crate) fn threats<B: Bits, Sl: Slider, T: Trace>(
         board.color_bb(e) & !board.kind_bb(PieceKind::Pawn) & !board.kind_bb(PieceKind::King);
     let hanging = pieces & info.all[us] & !info.all[them];
     s += weight(t, c, HANGING, B::popcount(hanging) as i32);
+    let men = board.color_bb(e) & !board.kind_bb(PieceKind::King);
+    if men & info.by_kind[us][PieceKind::King.index()] & !info.all[them] != 0 {
+        s += weight(t, c, KING_THREAT, 1);
+    }
+    // Pawn pushes (one step, or two from the second rank) to squares not held by
+    // the enemy, from which the pawn attacks an enemy piece.
+    let empty = !board.occupied();
+    let pawns = board.pieces(c, PieceKind::Pawn);
+    let third = crate::tables::RANK_MASKS[if c == Color::White { 2 } else { 5 }];
+    let once = forward(c, pawns) & empty;
+    let pushes = once | (forward(c, once & third) & empty);
+    let safe =
+        pushes & !info.by_kind[them][PieceKind::Pawn.index()] & (info.all[us] | !info.all[them]);
+    let n = B::popcount(pawn_attacks(c, safe) & pieces) as i32;
+    s += weight(t, c, PAWN_PUSH_THREAT, n);
     t.term(Term::Threats, c, s);
     s
 }

@@ -67,7 +67,9 @@ struct Position {
     start: u32,
     len: u16,
     phase: u8,
-    scale: u8,
+    /// The endgame scale when the endgame sum favours White, and when Black: the
+    /// model picks by its own sign, so nothing depends on the compiled weights.
+    scales: [u8; 2],
     /// Index into the danger table, or `u32::MAX` when no side had danger.
     danger: u32,
     label: f32,
@@ -177,7 +179,10 @@ impl Data {
                 start,
                 len: (d.coefs.len() as u32 - start) as u16,
                 phase: e.phase as u8,
-                scale: e.scale as u8,
+                scales: [
+                    super::endgame::scale::<B, Sl>(board, 1) as u8,
+                    super::endgame::scale::<B, Sl>(board, -1) as u8,
+                ],
                 danger,
                 label: *label,
                 value: e.value,
@@ -226,8 +231,11 @@ pub fn current_weights() -> Weights {
 }
 
 /// The weights written in a `weights.rs` (as [`weights_source`] writes it): the
-/// `S(mg, eg)` entries of its `WEIGHTS` array, which must number [`COUNT`].
-pub fn parse_weights(text: &str) -> Result<Weights, String> {
+/// `S(mg, eg)` entries of its `WEIGHTS` array, group by group after each group's
+/// `// NAME` comment. A group the file does not have (the layout grew) starts at
+/// zero and is named in the second part of the answer; a group of the wrong
+/// length or an unknown one is an error.
+pub fn parse_weights(text: &str) -> Result<(Weights, Vec<&'static str>), String> {
     let start = text
         .find("pub const WEIGHTS")
         .ok_or("no `pub const WEIGHTS` array")?;
@@ -236,23 +244,51 @@ pub fn parse_weights(text: &str) -> Result<Weights, String> {
     let end = body
         .find("];")
         .ok_or("the WEIGHTS array is not closed with `];`")?;
-    let mut w = Weights::new();
-    for cell in body[..end].split("S(").skip(1) {
-        let inner = cell.split(')').next().unwrap_or("");
-        let nums: Vec<&str> = inner.split(',').map(str::trim).collect();
-        let parse = |s: &str| {
-            s.parse::<i32>()
-                .map_err(|_| format!("bad weight 'S({inner})'"))
-        };
-        match nums[..] {
-            [mg, eg] => w.push([parse(mg)? as f64, parse(eg)? as f64]),
-            _ => return Err(format!("bad weight 'S({inner})'")),
+    let mut found: Vec<(&str, Vec<[f64; 2]>)> = Vec::new();
+    for line in body[..end].lines().map(str::trim) {
+        if let Some(name) = line.strip_prefix("//") {
+            found.push((name.trim(), Vec::new()));
+            continue;
+        }
+        for cell in line.split("S(").skip(1) {
+            let inner = cell.split(')').next().unwrap_or("");
+            let bad = || format!("bad weight 'S({inner})'");
+            let nums: Vec<i32> = inner
+                .split(',')
+                .map(|v| v.trim().parse::<i32>().map_err(|_| bad()))
+                .collect::<Result<_, _>>()?;
+            let [mg, eg] = nums[..] else {
+                return Err(bad());
+            };
+            let (_, group) = found
+                .last_mut()
+                .ok_or("a weight before the first `// GROUP` comment")?;
+            group.push([mg as f64, eg as f64]);
         }
     }
-    if w.len() != COUNT {
-        return Err(format!("{} weights, expected {COUNT}", w.len()));
+    let mut w = vec![[0.0; 2]; COUNT];
+    let mut missing = Vec::new();
+    for &(name, first, len) in params::GROUPS {
+        match found.iter().find(|(n, _)| *n == name) {
+            Some((_, values)) if values.len() == len => {
+                w[first..first + len].copy_from_slice(values)
+            }
+            Some((_, values)) => {
+                return Err(format!(
+                    "group {name} has {} weights, expected {len}",
+                    values.len()
+                ))
+            }
+            None => missing.push(name),
+        }
     }
-    Ok(w)
+    if let Some((name, _)) = found
+        .iter()
+        .find(|(n, _)| !params::GROUPS.iter().any(|g| g.0 == *n))
+    {
+        return Err(format!("unknown group '{name}'"));
+    }
+    Ok((w, missing))
 }
 
 /// The model's value for White of position `p` under `w`, and the parts the
@@ -276,7 +312,8 @@ fn model(d: &Data, p: &Position, w: &Weights) -> (f64, f64, f64) {
         }
     }
     let ph = p.phase as f64 / PHASE_MAX as f64;
-    let es = p.scale as f64 / SCALE_NORMAL as f64;
+    let scale = if eg > 0.0 { p.scales[0] } else { p.scales[1] };
+    let es = scale as f64 / SCALE_NORMAL as f64;
     let dmg = ph;
     let deg = (1.0 - ph) * es;
     (mg * dmg + eg * deg, dmg, deg)
