@@ -45,12 +45,14 @@ macro_rules! noteln {
 mod args;
 mod bench;
 mod epd;
+mod eval;
 mod lines;
 mod paths;
 mod perft;
 mod suite;
 mod tables;
 mod text;
+mod tune;
 
 pub use args::Args;
 
@@ -97,6 +99,20 @@ pub const COMMANDS: &[Command] = &[
         summary: "run an EPD test suite (bm/am); print the misses and the score",
         help: epd::HELP,
         run: epd::run,
+    },
+    Command {
+        name: "eval",
+        synopsis: "eval",
+        summary: "the static evaluation of a position, term by term",
+        help: eval::HELP,
+        run: |args, _| eval::run(args),
+    },
+    Command {
+        name: "tune",
+        synopsis: "tune",
+        summary: "fit the evaluation's weights to labelled positions",
+        help: tune::HELP,
+        run: |args, _| tune::run(args),
     },
     Command {
         name: "uci",

@@ -1,83 +1,230 @@
-//! The static evaluation: a placeholder of material and simple piece-square terms,
-//! behind the interface the full evaluation fills.
+//! The static evaluation: tapered terms whose weights are fitted to data.
+//!
+//! [`evaluate`] is what the search calls. It runs one generic routine with the
+//! [`NoTrace`] sink; `brokkr eval` ([`eval_report`]) and the tuner run the very same
+//! routine with sinks that record each term and each weight's coefficient, so the
+//! table, the tuner's gradients and the search cannot disagree.
+//!
+//! Each term has a middlegame and an endgame value ([`S`]); the two are blended by
+//! the game phase (24 with all pieces on, 0 with pawns and kings only) and the
+//! endgame part is scaled toward a draw for drawish material (`endgame`).
+
+mod endgame;
+mod geometry;
+mod king;
+pub mod params;
+mod pawns;
+mod pieces;
+mod report;
+pub mod score;
+mod threats;
+pub mod trace;
+pub mod tune;
+
+pub mod weights;
+
+pub use pawns::PawnTable;
+pub use report::eval_report;
+pub use score::S;
+pub use trace::{NoTrace, Term, TermTrace, Trace};
 
 use crate::attacks::Slider;
 use crate::bits::Bits;
 use crate::board::Board;
 use crate::types::{Color, PieceKind};
+use std::sync::atomic::{AtomicU32, Ordering};
+use weights::WEIGHTS;
 
-/// Per-thread pawn hash (unused by this placeholder).
-#[derive(Debug, Default)]
-pub struct PawnTable;
+/// The largest value the evaluation returns; the search keeps mate scores above it.
+pub const MAX_EVAL: i32 = 9_000;
 
-impl PawnTable {
-    /// An empty table.
-    pub fn new() -> PawnTable {
-        PawnTable
+/// The full game phase: every piece but pawns and kings on the board.
+pub const PHASE_MAX: i32 = 24;
+
+/// The scale factor of a normal position; the endgame part is multiplied by
+/// `scale / SCALE_NORMAL`.
+pub const SCALE_NORMAL: i32 = 64;
+
+/// Which term groups are on: one bit per [`Term`] (`1 << term as u32`). All on by
+/// default. Meant to measure what a group is worth in matches: set it once before
+/// a search (see [`set_terms`], [`Term::parse_list`]); the evaluation reads it with
+/// one relaxed load per call. Material and the piece-square tables cannot be
+/// switched off. The tuner expects every group on.
+pub static TERMS: AtomicU32 = AtomicU32::new(u32::MAX);
+
+/// Switch term groups on (`true`) or off; returns the previous mask.
+pub fn set_terms(terms: &[Term], on: bool) -> u32 {
+    let bits = terms.iter().fold(0u32, |m, &t| m | 1 << t as u32);
+    if on {
+        TERMS.fetch_or(bits, Ordering::Relaxed)
+    } else {
+        TERMS.fetch_and(!bits, Ordering::Relaxed)
     }
-
-    /// Forget every entry.
-    pub fn clear(&mut self) {}
 }
 
-const VALUES: [i32; 6] = [100, 320, 330, 500, 950, 0];
-
-/// Centralisation bonus for a square, 0 (corner) to 6 (centre).
-const fn centrality(sq: usize) -> i32 {
-    let f = (sq & 7) as i32;
-    let r = (sq >> 3) as i32;
-    let df = if f < 4 { f } else { 7 - f };
-    let dr = if r < 4 { r } else { 7 - r };
-    df + dr
-}
-
-/// Static evaluation in centipawns from the side to move's point of view.
+/// Static evaluation in centipawns from the side to move's point of view,
+/// |v| < 10_000.
+///
+/// `alpha`/`beta` are the search window, kept for lazy evaluation; it is not used
+/// (see the README's evaluation section).
+#[inline]
 pub fn evaluate<B: Bits, S: Slider>(
     board: &Board<S>,
     pawns: &mut PawnTable,
     alpha: i32,
     beta: i32,
 ) -> i32 {
-    let _ = (pawns, alpha, beta);
-    let mut score = [0i32; 2];
-    let phase = B::popcount(board.kind_bb(PieceKind::Knight) | board.kind_bb(PieceKind::Bishop))
-        as i32
-        + 2 * B::popcount(board.kind_bb(PieceKind::Rook)) as i32
-        + 4 * B::popcount(board.kind_bb(PieceKind::Queen)) as i32;
-    let phase = phase.min(24);
-    for color in Color::BOTH {
-        let c = color.index();
+    let _ = (alpha, beta);
+    let white = evaluate_white::<B, S, NoTrace>(board, Some(pawns), &mut NoTrace).value;
+    match board.side_to_move() {
+        Color::White => white,
+        Color::Black => -white,
+    }
+}
+
+/// What one evaluation found, from White's point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Evaluation {
+    /// The final value for White, in centipawns.
+    pub value: i32,
+    /// The sum of all terms, before tapering.
+    pub score: S,
+    /// The game phase, 0 (pawn ending) to [`PHASE_MAX`].
+    pub phase: i32,
+    /// The scale of the endgame part, out of [`SCALE_NORMAL`].
+    pub scale: i32,
+    /// Whether a special endgame rule gave the value (the terms were not used).
+    pub special: bool,
+}
+
+/// Add weight `idx` `count` times for `color`, and tell the trace.
+#[inline(always)]
+pub(crate) fn weight<T: Trace>(t: &mut T, color: Color, idx: usize, count: i32) -> S {
+    if T::ON {
+        t.weight(color, idx, count);
+    }
+    WEIGHTS[idx] * count
+}
+
+/// Whether term group `term` is on in the mask `terms`.
+#[inline(always)]
+fn on(terms: u32, term: Term) -> bool {
+    terms & (1 << term as u32) != 0
+}
+
+/// The game phase of `board`: minors 1, rooks 2, queens 4, at most [`PHASE_MAX`].
+pub(crate) fn phase<B: Bits, Sl: Slider>(board: &Board<Sl>) -> i32 {
+    let n = B::popcount(board.kind_bb(PieceKind::Knight) | board.kind_bb(PieceKind::Bishop));
+    let r = B::popcount(board.kind_bb(PieceKind::Rook));
+    let q = B::popcount(board.kind_bb(PieceKind::Queen));
+    ((n + 2 * r + 4 * q) as i32).min(PHASE_MAX)
+}
+
+/// The evaluation from White's point of view, reporting to `t`. Without a pawn
+/// table (or with a tracing sink) the pawn structure is computed afresh.
+pub fn evaluate_white<B: Bits, Sl: Slider, T: Trace>(
+    board: &Board<Sl>,
+    pawns: Option<&mut PawnTable>,
+    t: &mut T,
+) -> Evaluation {
+    let phase = phase::<B, Sl>(board);
+    if let Some(value) = endgame::special::<B, Sl>(board) {
+        return Evaluation {
+            value,
+            score: S::ZERO,
+            phase,
+            scale: SCALE_NORMAL,
+            special: true,
+        };
+    }
+    let terms = TERMS.load(Ordering::Relaxed);
+    let mut score = material::<B, Sl, T>(board, t);
+
+    let white_pawns = board.pieces(Color::White, PieceKind::Pawn);
+    let black_pawns = board.pieces(Color::Black, PieceKind::Pawn);
+    let entry = match pawns {
+        Some(table) if !T::ON => table.probe::<B>(board.pawn_key(), white_pawns, black_pawns),
+        _ if on(terms, Term::Pawns) => pawns::structure::<B, T>(white_pawns, black_pawns, t),
+        // Switched off: the passed pawns are still needed, but nothing is reported.
+        _ => pawns::structure::<B, NoTrace>(white_pawns, black_pawns, &mut NoTrace),
+    };
+    if on(terms, Term::Pawns) {
+        score += entry.score;
+    }
+
+    let info = pieces::Info::new::<Sl>(board);
+    let mut info = info;
+    for c in Color::BOTH {
+        let s = pieces::pieces::<B, Sl, T>(board, c, &mut info, terms, t);
+        score += if c == Color::White { s } else { -s };
+    }
+    for c in Color::BOTH {
+        let mut s = S::ZERO;
+        if on(terms, Term::King) {
+            s += king::king_safety::<B, Sl, T>(board, c, &info, t);
+        }
+        if on(terms, Term::Passed) {
+            s += king::passed::<B, Sl, T>(board, c, entry.passed[c.index()], &info, t);
+        }
+        if on(terms, Term::Threats) {
+            s += threats::threats::<B, Sl, T>(board, c, &info, t);
+        }
+        if on(terms, Term::Endgame) {
+            s += king::pawn_ending::<Sl, T>(board, c, t);
+        }
+        score += if c == Color::White { s } else { -s };
+    }
+    if on(terms, Term::Tempo) {
+        let stm = board.side_to_move();
+        let s = weight(t, stm, params::TEMPO, 1);
+        t.term(Term::Tempo, stm, s);
+        score += if stm == Color::White { s } else { -s };
+    }
+
+    let scale = endgame::scale::<B, Sl>(board, score.eg());
+    let value = taper(score, phase, scale);
+    Evaluation {
+        value,
+        score,
+        phase,
+        scale,
+        special: false,
+    }
+}
+
+/// Blend `s` by `phase` with its endgame part scaled by `scale`/64; symmetric in
+/// sign (integer division truncates toward zero), clamped to [`MAX_EVAL`].
+#[inline(always)]
+pub fn taper(s: S, phase: i32, scale: i32) -> i32 {
+    let eg = s.eg() * scale / SCALE_NORMAL;
+    let v = (s.mg() * phase + eg * (PHASE_MAX - phase)) / PHASE_MAX;
+    v.clamp(-MAX_EVAL, MAX_EVAL)
+}
+
+/// Material and piece-square values, White's minus Black's.
+fn material<B: Bits, Sl: Slider, T: Trace>(board: &Board<Sl>, t: &mut T) -> S {
+    let mut total = S::ZERO;
+    for c in Color::BOTH {
+        let (mut mat, mut pst) = (S::ZERO, S::ZERO);
         for kind in PieceKind::ALL {
-            let mut bb = board.pieces(color, kind);
+            let mut bb = board.pieces(c, kind);
+            if kind != PieceKind::King {
+                let n = B::popcount(bb) as i32;
+                mat += weight(t, c, params::MATERIAL + kind.index(), n);
+            }
+            let table = params::PST + 64 * kind.index();
             while bb != 0 {
                 let sq = B::pop_lsb(&mut bb) as usize;
-                let rel_rank = if c == 0 { sq >> 3 } else { 7 - (sq >> 3) } as i32;
-                score[c] += VALUES[kind.index()];
-                score[c] += match kind {
-                    PieceKind::Pawn => rel_rank * rel_rank * 3 + centrality(sq) * 2,
-                    PieceKind::Knight => centrality(sq) * 6 - 18,
-                    PieceKind::Bishop => centrality(sq) * 3,
-                    PieceKind::Rook => {
-                        if rel_rank == 6 {
-                            20
-                        } else {
-                            0
-                        }
-                    }
-                    PieceKind::Queen => centrality(sq),
-                    PieceKind::King => {
-                        let mg = if rel_rank == 0 { 20 } else { -10 * rel_rank };
-                        let eg = centrality(sq) * 6;
-                        (mg * phase + eg * (24 - phase)) / 24
-                    }
-                };
+                pst += weight(t, c, table + geometry::relative_square(c, sq), 1);
             }
         }
+        t.term(Term::Material, c, mat);
+        t.term(Term::Pst, c, pst);
+        total += if c == Color::White {
+            mat + pst
+        } else {
+            -(mat + pst)
+        };
     }
-    let white = score[0] - score[1];
-    let tempo = 10;
-    match board.side_to_move() {
-        Color::White => white + tempo,
-        Color::Black => -white + tempo,
-    }
+    total
 }

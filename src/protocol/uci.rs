@@ -211,16 +211,9 @@ impl Uci {
 
     fn eval(&mut self) {
         let b = *self.ctl.game.board();
-        let mut pawns = crate::eval::PawnTable::new();
-        let v =
-            crate::eval::evaluate::<crate::bits::Portable, Magic>(&b, &mut pawns, -32000, 32000);
-        let white = if b.side_to_move() == crate::types::Color::White {
-            v
-        } else {
-            -v
-        };
-        emit(&format!("Final (white): {white} cp"));
-        emit(&format!("Final (side to move): {v} cp"));
+        for line in crate::eval::eval_report::<crate::bits::Portable, Magic>(&b).lines() {
+            emit(line);
+        }
     }
 
     fn bench(&mut self, args: &[&str]) {

@@ -1,0 +1,45 @@
+//! `brokkr eval`: the static evaluation of one position, term by term.
+
+use super::choice;
+use super::Args;
+use crate::board::Board;
+use crate::eval::eval_report;
+
+pub const HELP: &str = "\
+usage: brokkr eval [--fen FEN] [--off GROUPS] [--bits PATH] [--slider NAME]
+
+  --fen FEN        the position (default: the start position)
+  --off GROUPS      switch term groups off, comma-separated: mobility, pawns,
+                   passed, king, pieces, threats, endgame, tempo
+  --bits PATH      bitscan/popcount path (asm, bmi, table, portable, extern, extern-bmi)
+  --slider NAME    slider-attack backend (magic, pext, rotated, kindergarten, rayloop)
+
+Prints each term's middlegame and endgame value for White and for Black, the
+phase and the scale factor, then `Final (white): N cp` and
+`Final (side to move): N cp`.";
+
+/// Run `brokkr eval` with `args` (after the command name).
+pub fn run(args: &[String]) -> Result<(), String> {
+    let a = Args::parse(args, &["fen", "off", "bits", "slider"], &["help"])?;
+    if a.flag("help") {
+        println!("{HELP}");
+        return Ok(());
+    }
+    if let Some(extra) = a.positional.first() {
+        return Err(format!(
+            "unexpected argument '{extra}' (a FEN goes after --fen, quoted)"
+        ));
+    }
+    if let Some(list) = a.value("off") {
+        crate::eval::set_terms(&crate::eval::Term::parse_list(list)?, false);
+    }
+    let choice = choice(&a)?;
+    crate::with_bits!(choice.bits, B => crate::with_slider!(choice.slider, S => {
+        let board = match a.value("fen") {
+            Some(fen) => Board::<S>::from_fen(fen).map_err(|e| format!("bad FEN: {e}"))?,
+            None => Board::<S>::startpos(),
+        };
+        println!("{}", eval_report::<B, S>(&board));
+        Ok(())
+    }))
+}

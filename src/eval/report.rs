@@ -1,0 +1,65 @@
+//! The term-by-term table of `brokkr eval` and the protocol's `eval` command.
+
+use super::trace::{Term, TermTrace};
+use super::{evaluate_white, PHASE_MAX, SCALE_NORMAL};
+use crate::attacks::Slider;
+use crate::bits::Bits;
+use crate::board::Board;
+use crate::types::Color;
+use std::fmt::Write;
+
+/// The evaluation of `board` as a table: each term's middlegame and endgame value
+/// for White and for Black and their difference, the phase and the scale factor,
+/// and on the last two lines `Final (white): N cp` and `Final (side to move): N cp`.
+pub fn eval_report<B: Bits, Sl: Slider>(board: &Board<Sl>) -> String {
+    let mut t = TermTrace::default();
+    let e = evaluate_white::<B, Sl, _>(board, None, &mut t);
+    let mut out = String::new();
+    let rule = "-".repeat(68);
+    let _ = writeln!(
+        out,
+        "{:<16}|{:>9}{:>7} |{:>9}{:>7} |{:>9}{:>7}",
+        "Term", "White mg", "eg", "Black mg", "eg", "Total mg", "eg"
+    );
+    let _ = writeln!(out, "{rule}");
+    for term in Term::ALL {
+        let [w, b] = t.terms[term as usize];
+        let d = w - b;
+        let _ = writeln!(
+            out,
+            "{:<16}|{:>9}{:>7} |{:>9}{:>7} |{:>9}{:>7}",
+            term.name(),
+            w.mg(),
+            w.eg(),
+            b.mg(),
+            b.eg(),
+            d.mg(),
+            d.eg()
+        );
+    }
+    let _ = writeln!(out, "{rule}");
+    let _ = writeln!(
+        out,
+        "{:<16}|{:>16} |{:>16} |{:>9}{:>7}",
+        "Total",
+        "",
+        "",
+        e.score.mg(),
+        e.score.eg()
+    );
+    let _ = writeln!(out, "Phase: {} / {PHASE_MAX} (mg weight)", e.phase);
+    let _ = writeln!(out, "Scale: {} / {SCALE_NORMAL} (eg factor)", e.scale);
+    if e.special {
+        let _ = writeln!(
+            out,
+            "Special endgame rule: the value comes from the rule, not the terms above"
+        );
+    }
+    let stm = match board.side_to_move() {
+        Color::White => e.value,
+        Color::Black => -e.value,
+    };
+    let _ = writeln!(out, "Final (white): {} cp", e.value);
+    let _ = write!(out, "Final (side to move): {stm} cp");
+    out
+}

@@ -1,0 +1,517 @@
+//! The evaluation: colour symmetry of every term, the pawn hash, the endgame rules,
+//! and `brokkr eval`'s output and bad input.
+
+use brokkr::attacks::{Magic, Slider};
+use brokkr::bits::Portable;
+use brokkr::board::Board;
+use brokkr::eval::{evaluate, evaluate_white, PawnTable, Term, TermTrace};
+use quickcheck::{QuickCheck, TestResult};
+use std::process::{Command, Output};
+
+type B = Board<Magic>;
+
+/// Start positions for random games: the start, Kiwipete, a Chess960 start and a
+/// few endgames so that pawn endings and scaled material come up too.
+const STARTS: &[&str] = &[
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "8/pp3k2/2p1p3/3pP1p1/3P2P1/2P2K2/PP6/8 w - - 0 40",
+    "4k3/1b3p2/4p1p1/p7/P3P3/2B2P2/5KP1/8 b - - 0 45",
+    "6k1/5ppp/8/8/8/8/3N1PPP/2B3K1 w - - 0 50",
+    "r5k1/5ppp/8/1P6/8/8/5PPP/R5K1 w - - 0 30",
+];
+
+/// The colour-flipped mirror of a FEN: ranks mirrored, colours swapped, the other
+/// side to move, castling rights and the en-passant square mirrored too.
+fn mirror_fen(fen: &str) -> String {
+    let f: Vec<&str> = fen.split_whitespace().collect();
+    let swap = |c: char| {
+        if c.is_ascii_uppercase() {
+            c.to_ascii_lowercase()
+        } else {
+            c.to_ascii_uppercase()
+        }
+    };
+    let placement: Vec<String> = f[0]
+        .split('/')
+        .rev()
+        .map(|rank| rank.chars().map(swap).collect())
+        .collect();
+    let side = if f[1] == "w" { "b" } else { "w" };
+    let castling = if f[2] == "-" {
+        "-".to_string()
+    } else {
+        let s: String = f[2].chars().map(swap).collect();
+        let (mut up, mut low): (String, String) = (String::new(), String::new());
+        for c in s.chars() {
+            if c.is_ascii_uppercase() {
+                up.push(c)
+            } else {
+                low.push(c)
+            }
+        }
+        up + &low
+    };
+    let ep = if f[3] == "-" {
+        "-".to_string()
+    } else {
+        let b = f[3].as_bytes();
+        format!("{}{}", b[0] as char, if b[1] == b'3' { '6' } else { '3' })
+    };
+    let rest = f[4..].join(" ");
+    format!("{} {side} {castling} {ep} {rest}", placement.join("/"))
+}
+
+/// Walk a random legal game and return the positions met.
+fn random_positions(start: usize, choices: &[u8]) -> Vec<B> {
+    let mut b = B::from_fen(STARTS[start % STARTS.len()]).unwrap();
+    let mut out = vec![b];
+    for &c in choices.iter().take(160) {
+        let moves = b.legal_moves::<Portable>();
+        if moves.is_empty() {
+            break;
+        }
+        b.make(moves.as_slice()[c as usize % moves.len()]);
+        out.push(b);
+    }
+    out
+}
+
+/// Each term for White in `a` must equal the same term for Black in `m` (and the
+/// reverse), and the values from the side to move must agree.
+fn symmetric<S: Slider>(a: &Board<S>, m: &Board<S>) -> Result<(), String> {
+    let (mut ta, mut tm) = (TermTrace::default(), TermTrace::default());
+    let ea = evaluate_white::<Portable, S, _>(a, None, &mut ta);
+    let em = evaluate_white::<Portable, S, _>(m, None, &mut tm);
+    for term in Term::ALL {
+        let [aw, ab] = ta.terms[term as usize];
+        let [mw, mb] = tm.terms[term as usize];
+        if aw != mb || ab != mw {
+            return Err(format!(
+                "{}: {:?}/{:?} vs mirrored {:?}/{:?}",
+                term.name(),
+                aw,
+                ab,
+                mb,
+                mw
+            ));
+        }
+    }
+    if ea.value != -em.value || ea.phase != em.phase || ea.scale != em.scale {
+        return Err(format!("{ea:?} vs mirrored {em:?}"));
+    }
+    let (mut pa, mut pm) = (PawnTable::new(), PawnTable::new());
+    let va = evaluate::<Portable, S>(a, &mut pa, -30_000, 30_000);
+    let vm = evaluate::<Portable, S>(m, &mut pm, -30_000, 30_000);
+    if va != vm {
+        return Err(format!("side to move: {va} vs mirrored {vm}"));
+    }
+    Ok(())
+}
+
+#[test]
+fn mirror_fen_mirrors() {
+    assert_eq!(
+        mirror_fen("r3k2r/8/8/3pP3/8/8/8/R3K2R w Kq d6 0 3"),
+        "r3k2r/8/8/8/3Pp3/8/8/R3K2R b Qk d3 0 3"
+    );
+}
+
+#[test]
+fn every_term_is_colour_symmetric() {
+    fn prop(start: usize, choices: Vec<u8>) -> TestResult {
+        for b in random_positions(start, &choices) {
+            let fen = b.to_fen();
+            let m = match B::from_fen(&mirror_fen(&fen)) {
+                Ok(m) => m,
+                Err(e) => return TestResult::error(format!("{fen}: mirror: {e}")),
+            };
+            if let Err(e) = symmetric(&b, &m) {
+                return TestResult::error(format!("{fen}: {e}"));
+            }
+        }
+        TestResult::passed()
+    }
+    QuickCheck::new()
+        .tests(200)
+        .quickcheck(prop as fn(usize, Vec<u8>) -> TestResult);
+}
+
+#[test]
+fn symmetric_on_the_tuning_sample() {
+    let text = std::fs::read_to_string("tests/data/tuning-sample.txt").unwrap();
+    for line in text.lines() {
+        let fen = line.split('|').next().unwrap().trim();
+        let b = B::from_fen(fen).unwrap();
+        let m = B::from_fen(&mirror_fen(fen)).unwrap();
+        if let Err(e) = symmetric(&b, &m) {
+            panic!("{fen}: {e}");
+        }
+    }
+}
+
+#[test]
+fn pawn_hash_matches_a_fresh_computation() {
+    // One small table shared by many positions: probes hit, miss and overwrite.
+    let mut table = PawnTable::new();
+    for seed in 0..40u8 {
+        let choices: Vec<u8> = (0..160u32)
+            .map(|i| (i as u8).wrapping_mul(seed | 1).wrapping_add(seed))
+            .collect();
+        for b in random_positions(seed as usize, &choices) {
+            let fresh = evaluate_white::<Portable, Magic, _>(&b, None, &mut brokkr::eval::NoTrace);
+            let hashed = evaluate_white::<Portable, Magic, _>(
+                &b,
+                Some(&mut table),
+                &mut brokkr::eval::NoTrace,
+            );
+            assert_eq!(fresh, hashed, "{}", b.to_fen());
+            // The table's second answer (a hit) is the same too.
+            let again = evaluate_white::<Portable, Magic, _>(
+                &b,
+                Some(&mut table),
+                &mut brokkr::eval::NoTrace,
+            );
+            assert_eq!(fresh, again, "{}", b.to_fen());
+        }
+    }
+    table.clear();
+}
+
+/// The value from White's side of `fen`.
+fn white(fen: &str) -> i32 {
+    let b = B::from_fen(fen).unwrap();
+    evaluate_white::<Portable, Magic, _>(&b, None, &mut brokkr::eval::NoTrace).value
+}
+
+#[test]
+fn kbnk_drives_to_the_bishops_corner() {
+    // A light-squared bishop (f1) mates only in a light corner (h1, a8).
+    let right = white("8/8/8/8/8/4K3/2N5/5B1k b - - 0 1");
+    let wrong = white("8/8/8/8/8/3K4/5N2/k4B2 b - - 0 1");
+    let centre = white("8/8/8/3k4/8/3NK3/8/5B2 b - - 0 1");
+    assert!(wrong > 1500, "KBNK is a win: {wrong}");
+    // The wrong corner is the farthest place from both right ones.
+    assert!(
+        right > centre && centre > wrong,
+        "h1 {right}, a1 {wrong}, centre {centre}"
+    );
+    // And from Black's side, the same.
+    assert_eq!(white("8/8/8/8/8/4k3/2n5/5b1K w - - 0 1"), -right);
+}
+
+fn brokkr(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_brokkr"))
+        .args(args)
+        .output()
+        .expect("run brokkr")
+}
+
+#[test]
+fn eval_prints_the_table_and_two_final_lines() {
+    let fen = "r3kb1r/pp3p1p/2q1pQ2/6p1/4P3/2N5/PP3PPP/R1B1K2R b KQkq - 0 5";
+    let o = brokkr(&["eval", "--fen", fen]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = String::from_utf8(o.stdout).unwrap();
+    let lines: Vec<&str> = out.lines().collect();
+    let n = lines.len();
+    let white: i32 = lines[n - 2]
+        .strip_prefix("Final (white): ")
+        .and_then(|s| s.strip_suffix(" cp"))
+        .unwrap_or_else(|| panic!("{out}"))
+        .parse()
+        .unwrap();
+    let stm: i32 = lines[n - 1]
+        .strip_prefix("Final (side to move): ")
+        .and_then(|s| s.strip_suffix(" cp"))
+        .unwrap_or_else(|| panic!("{out}"))
+        .parse()
+        .unwrap();
+    // Black to move: the two finals are opposite, and they are the search's value.
+    assert_eq!(stm, -white);
+    let b = B::from_fen(fen).unwrap();
+    assert_eq!(
+        stm,
+        evaluate::<Portable, Magic>(&b, &mut PawnTable::new(), -30_000, 30_000)
+    );
+    for term in Term::ALL {
+        assert!(
+            out.lines().any(|l| l.starts_with(term.name())),
+            "{} missing:\n{out}",
+            term.name()
+        );
+    }
+    assert!(out.contains("Phase: ") && out.contains("Scale: "), "{out}");
+    // Every path and backend gives the same table.
+    for (bits, slider) in [
+        ("portable", "rotated"),
+        ("table", "kindergarten"),
+        ("asm", "rayloop"),
+    ] {
+        let o = brokkr(&["eval", "--fen", fen, "--bits", bits, "--slider", slider]);
+        assert_eq!(String::from_utf8(o.stdout).unwrap(), out, "{bits} {slider}");
+    }
+}
+
+#[test]
+fn eval_off_switches_term_groups_off() {
+    let fen = "r3kb1r/pp3p1p/2q1pQ2/6p1/4P3/2N5/PP3PPP/R1B1K2R b KQkq - 0 5";
+    let all = String::from_utf8(brokkr(&["eval", "--fen", fen]).stdout).unwrap();
+    let o = brokkr(&["eval", "--fen", fen, "--off", "king,threats,tempo,pawns"]);
+    assert!(o.status.success());
+    let off = String::from_utf8(o.stdout).unwrap();
+    let row = |out: &str, name: &str| {
+        out.lines()
+            .find(|l| l.starts_with(name))
+            .unwrap()
+            .to_string()
+    };
+    for name in ["King safety", "Threats", "Tempo", "Pawn structure"] {
+        assert_ne!(row(&all, name), row(&off, name), "{name} was zero anyway");
+        assert!(
+            row(&off, name)
+                .split('|')
+                .skip(1)
+                .all(|c| c.split_whitespace().all(|v| v == "0")),
+            "{off}"
+        );
+    }
+    assert_eq!(row(&all, "Mobility"), row(&off, "Mobility"));
+    assert_ne!(all.lines().last(), off.lines().last());
+}
+
+#[test]
+fn eval_rejects_bad_input() {
+    for args in [
+        &["eval", "--fen", "not a fen"][..],
+        &[
+            "eval",
+            "--fen",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN w KQkq - 0 1",
+        ],
+        &["eval", "--fen", "8/8/8/8/8/8/8/8 w - - 0 1"],
+        &["eval", "--fen"],
+        &["eval", "--bogus"],
+        &["eval", "extra"],
+        &["eval", "--slider", "nope"],
+        &["eval", "--off", "material"],
+        &["eval", "--off", "king,nonsense"],
+    ] {
+        let o = brokkr(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.starts_with("brokkr: "), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert!(o.stdout.is_empty(), "{args:?}");
+    }
+}
+
+/// The full evaluation record of `fen`, from White's side.
+fn full(fen: &str) -> brokkr::eval::Evaluation {
+    let b = B::from_fen(fen).unwrap();
+    evaluate_white::<Portable, Magic, _>(&b, None, &mut brokkr::eval::NoTrace)
+}
+
+#[test]
+fn kpk_by_rule() {
+    // The king on a key square (e6 for a pawn on e4) wins whoever moves.
+    let key = full("8/2k5/4K3/8/4P3/8/8/8 w - - 0 1");
+    assert!(key.special && key.value > 500, "{key:?}");
+    assert!(full("8/2k5/4K3/8/4P3/8/8/8 b - - 0 1").value > 500);
+    // The pawn outruns the king (rule of the square), even a rook pawn.
+    assert!(full("7k/8/8/8/P7/8/8/K7 w - - 0 1").value > 500);
+    // A rook pawn with the defending king in the corner: a draw.
+    assert_eq!(full("1k6/8/K7/P7/8/8/8/8 w - - 0 1").value, 0);
+    // The pawn falls: a draw.
+    assert_eq!(full("8/8/8/8/8/3k4/4P3/6K1 b - - 0 1").value, 0);
+    // Black's pawn: the mirror.
+    assert!(full("8/8/8/4p3/8/4k3/2K5/8 b - - 0 1").value < -500);
+}
+
+#[test]
+fn opposite_bishops_scale_toward_a_draw() {
+    // A pawn up with bishops of opposite colours (c3 dark, d5 light) ...
+    let ocb = full("4k3/6p1/8/3b4/8/2B2P2/6P1/6K1 w - - 0 1");
+    // ... and with bishops of the same colour (d6 dark).
+    let same = full("4k3/6p1/3b4/8/8/2B2P2/6P1/6K1 w - - 0 1");
+    assert_eq!(same.scale, 64, "{same:?}");
+    assert!(ocb.scale < 32, "{ocb:?}");
+    assert!(ocb.value.abs() < same.value.abs(), "{ocb:?} {same:?}");
+}
+
+#[test]
+fn insufficient_material_is_a_draw() {
+    for fen in [
+        "8/8/4k3/8/8/3NK3/8/8 w - - 0 1",
+        "8/8/4k3/8/8/3BK3/8/8 b - - 0 1",
+        "8/2b5/4k3/8/8/3BK3/8/8 w - - 0 1",
+        "8/8/4k3/8/8/4K3/8/8 w - - 0 1",
+    ] {
+        assert_eq!(full(fen).value, 0, "{fen}");
+    }
+    // Two knights cannot force mate: the endgame part is scaled to nothing.
+    let nn = full("8/8/4k3/8/8/2NNK3/8/8 w - - 0 1");
+    assert_eq!(nn.scale, 0, "{nn:?}");
+}
+
+#[test]
+fn krkp_by_rule() {
+    // The rook's king in front of the pawn: a win.
+    let won = full("8/8/8/8/4k3/4p3/8/R3K3 w - - 0 1");
+    assert!(won.special && won.value > 300, "{won:?}");
+    // The pawn on the 7th with its king beside it, the rook's king far away.
+    let drawish = full("K7/8/8/8/8/8/2kp4/7R w - - 0 1");
+    assert!(drawish.special && drawish.value < 100, "{drawish:?}");
+}
+
+fn temp_file(name: &str, contents: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("brokkr-eval-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, contents).unwrap();
+    path
+}
+
+/// The train and held-out losses printed per epoch.
+fn losses(out: &str) -> Vec<(f64, Option<f64>)> {
+    out.lines()
+        .filter(|l| l.starts_with("epoch "))
+        .map(|l| {
+            let num = |key: &str| {
+                l.split(key)
+                    .nth(1)
+                    .and_then(|r| r.split(',').next())
+                    .and_then(|v| v.trim().parse::<f64>().ok())
+            };
+            (num("train ").unwrap(), num("held-out "))
+        })
+        .collect()
+}
+
+#[test]
+fn tune_on_a_small_sample_lowers_the_loss_and_writes_weights() {
+    let out = std::env::temp_dir().join(format!("brokkr-tune-{}.rs", std::process::id()));
+    let o = brokkr(&[
+        "tune",
+        "--data",
+        "tests/data/tuning-sample.txt",
+        "--out",
+        out.to_str().unwrap(),
+        "--epochs",
+        "8",
+        "--batch",
+        "64",
+        "--validation",
+        "0.4",
+    ]);
+    let stdout = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(
+        o.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let l = losses(&stdout);
+    assert_eq!(l.len(), 9, "{stdout}");
+    assert!(l[8].0 < l[0].0 * 0.9, "train loss did not fall:\n{stdout}");
+    assert!(l[0].1.is_some(), "no held-out positions:\n{stdout}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        text.contains("generated by `brokkr tune --data tests/data/tuning-sample.txt"),
+        "{text}"
+    );
+    assert!(text.contains("— do not edit"));
+    let (w, missing) = brokkr::eval::tune::parse_weights(&text).unwrap();
+    assert!(missing.is_empty(), "{missing:?}");
+    assert_eq!(w.len(), brokkr::eval::params::COUNT);
+    // The file is what the writer makes of those weights (so it is complete).
+    let header_end = text.find("\n\n").unwrap();
+    let again = brokkr::eval::tune::weights_source(&w, "x");
+    assert_eq!(&again[again.find("\n\n").unwrap()..], &text[header_end..]);
+    std::fs::remove_file(out).ok();
+}
+
+#[test]
+fn the_committed_weights_are_as_the_tuner_writes_them() {
+    let text = std::fs::read_to_string("src/eval/weights.rs").unwrap();
+    assert!(
+        text.contains("generated by `brokkr tune"),
+        "weights.rs has no tuner header"
+    );
+    let (w, missing) = brokkr::eval::tune::parse_weights(&text).unwrap();
+    assert!(missing.is_empty(), "{missing:?}");
+    assert_eq!(w, brokkr::eval::tune::current_weights());
+    let again = brokkr::eval::tune::weights_source(&w, "x");
+    let body = |s: &str| s[s.find("\n\n").unwrap()..].to_string();
+    assert_eq!(body(&again), body(&text), "weights.rs was edited by hand");
+}
+
+#[test]
+fn tune_rejects_bad_lines_with_their_number() {
+    let good = std::fs::read_to_string("tests/data/tuning-sample.txt").unwrap();
+    let first: Vec<&str> = good.lines().take(2).collect();
+    let fen = first[0].split('|').next().unwrap().trim();
+    for (bad, what) in [
+        (format!("{fen} | 12"), "field"),
+        ("8/8/8 w - - 0 1 | 12 | 1.0".to_string(), "bad FEN"),
+        (format!("{fen} | lots | 1.0"), "bad score"),
+        (format!("{fen} | 12 | 2.0"), "bad result"),
+        (format!("{fen} | 12 | 1.0 | extra"), "field"),
+    ] {
+        let data = temp_file("bad.txt", &format!("{}\n{}\n{bad}\n", first[0], first[1]));
+        let o = brokkr(&[
+            "tune",
+            "--data",
+            data.to_str().unwrap(),
+            "--out",
+            "/nonexistent/w.rs",
+        ]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{bad}: {err}");
+        assert!(
+            err.contains("bad.txt:3: ") && err.contains(what),
+            "{bad}: {err}"
+        );
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    for args in [
+        &["tune"][..],
+        &["tune", "--data", "/nonexistent/data.txt", "--out", "x.rs"],
+        &[
+            "tune",
+            "--data",
+            "tests/data/tuning-sample.txt",
+            "--out",
+            "x.rs",
+            "--lambda",
+            "2",
+        ],
+        &[
+            "tune",
+            "--data",
+            "tests/data/tuning-sample.txt",
+            "--out",
+            "x.rs",
+            "--epochs",
+            "-1",
+        ],
+        &[
+            "tune",
+            "--data",
+            "tests/data/tuning-sample.txt",
+            "--out",
+            "x.rs",
+            "--start",
+            "Cargo.toml",
+        ],
+    ] {
+        let o = brokkr(args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.starts_with("brokkr: ") && !err.contains("panicked"),
+            "{args:?}: {err}"
+        );
+    }
+}
