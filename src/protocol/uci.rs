@@ -414,10 +414,11 @@ pub fn set_option(ctl: &mut Controller, name: &str, value: Option<&str>) -> Resu
             ctl.set_hash(mb)?;
         }
         "threads" => ctl.opts.threads = option_number(name, value, 1, MAX_THREADS as u64)? as usize,
-        "clear hash" => ctl.clear(),
+        // xboard names these without the space (python-chess splits on it).
+        "clear hash" | "clear_hash" => ctl.clear(),
         "ponder" => ctl.opts.ponder = option_bool(name, value)?,
         "multipv" => ctl.opts.multipv = option_number(name, value, 1, MAX_MULTIPV as u64)? as usize,
-        "move overhead" => {
+        "move overhead" | "move_overhead" => {
             ctl.opts.move_overhead =
                 Duration::from_millis(option_number(name, value, 0, MAX_OVERHEAD_MS)?)
         }

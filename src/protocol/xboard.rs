@@ -251,10 +251,10 @@ impl Xboard {
         ));
         emit("feature option=\"MultiPV -spin 1 1 256\"");
         emit(&format!(
-            "feature option=\"Move Overhead -spin {} 0 10000\"",
+            "feature option=\"Move_Overhead -spin {} 0 10000\"",
             crate::search::DEFAULT_MOVE_OVERHEAD_MS
         ));
-        emit("feature option=\"Clear Hash -button\"");
+        emit("feature option=\"Clear_Hash -button\"");
         emit("feature done=1");
     }
 

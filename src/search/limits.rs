@@ -47,7 +47,12 @@ impl TimeBudget {
     /// GUI and the pipes.
     pub fn new(limits: &Limits, overhead: Duration) -> Option<TimeBudget> {
         if let Some(mt) = limits.movetime {
-            let t = mt.saturating_sub(overhead).max(Duration::from_millis(1));
+            // The overhead comes off, but never more than half: `go movetime 30`
+            // with a 50 ms overhead still thinks for 15 ms, not 1.
+            let t = mt
+                .saturating_sub(overhead)
+                .max(mt / 2)
+                .max(Duration::from_millis(1));
             return Some(TimeBudget { soft: t, hard: t });
         }
         let time = limits.time?;

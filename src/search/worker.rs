@@ -128,6 +128,8 @@ pub(crate) struct Worker<'a, E: Engine> {
     stopped: bool,
     /// Below this ply the null move is off (during a verification search).
     nmp_min_ply: usize,
+    /// The first move of the last main line reported.
+    last_reported: Move,
     report: &'a (dyn Fn(Event) + Sync),
 }
 
@@ -194,6 +196,7 @@ impl<'a, E: Engine> Worker<'a, E> {
             seldepth: 0,
             stopped: false,
             nmp_min_ply: 0,
+            last_reported: Move::NULL,
             report,
         }
     }
@@ -305,6 +308,14 @@ impl<'a, E: Engine> Worker<'a, E> {
             last_score = score;
         }
         if self.is_main() {
+            // A stop inside an iteration can leave a better move in front, found
+            // and searched with a full window in that iteration: show its line,
+            // so the last info names the move played.
+            let best = &self.root_moves[0];
+            if best.mv != self.last_reported && best.score != -INFINITE {
+                let depth = self.root_depth.max(1);
+                self.report_line(0, depth, report);
+            }
             self.wait_for_stop_if_needed();
         }
         self.result()
@@ -407,6 +418,9 @@ impl<'a, E: Engine> Worker<'a, E> {
         }
         let mut pv = rm.pv.clone();
         self.complete_pv(&mut pv, depth);
+        if i == 0 {
+            self.last_reported = rm.mv;
+        }
         let nodes = self.shared.total_nodes().max(self.nodes);
         report(Event::Info(Info {
             depth,
