@@ -9,6 +9,7 @@ pub mod bits;
 pub mod board;
 pub mod cli;
 pub mod config;
+pub mod moves;
 pub mod paths;
 pub mod qbb;
 pub mod tables;
