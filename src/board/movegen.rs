@@ -107,7 +107,11 @@ impl<S: Slider> Board<S> {
         }
 
         // Step 2. The check mask: with one checker, capture it or block its line.
-        let check_mask = self.check_mask(ksq);
+        let check_mask = if checkers != 0 {
+            BETWEEN[ksq][checkers.trailing_zeros() as usize & 63] | checkers
+        } else {
+            !0
+        };
         let targets = stage_targets & check_mask;
 
         // Step 3. Pinned pieces move only along the line through the king (make
@@ -122,23 +126,31 @@ impl<S: Slider> Board<S> {
         }
 
         // Step 5. Sliders. The backend emits the moves (RayLoop walks its rays).
+        // Free sliders first, then the (rare) pinned ones, which move only along
+        // the pin line: two loops instead of a test per slider.
         let queens = self.pieces[QUEEN];
-        let pin_mask = |sq: usize| {
-            if pinned & (1 << sq) != 0 {
-                targets & LINE[ksq][sq]
-            } else {
-                targets
-            }
-        };
-        let mut diagonal = (self.pieces[BISHOP] | queens) & own;
-        while diagonal != 0 {
-            let sq = B::pop_lsb(&mut diagonal) as usize;
-            S::bishop_moves(&self.slider, sq, own, enemy, pin_mask(sq), sink);
+        let diagonal = (self.pieces[BISHOP] | queens) & own;
+        let straight = (self.pieces[ROOK] | queens) & own;
+        let mut free = diagonal & !pinned;
+        while free != 0 {
+            let sq = B::pop_lsb(&mut free) as usize;
+            S::bishop_moves(&self.slider, sq, own, enemy, targets, sink);
         }
-        let mut straight = (self.pieces[ROOK] | queens) & own;
-        while straight != 0 {
-            let sq = B::pop_lsb(&mut straight) as usize;
-            S::rook_moves(&self.slider, sq, own, enemy, pin_mask(sq), sink);
+        let mut free = straight & !pinned;
+        while free != 0 {
+            let sq = B::pop_lsb(&mut free) as usize;
+            S::rook_moves(&self.slider, sq, own, enemy, targets, sink);
+        }
+        let mut held = (diagonal | straight) & pinned;
+        while held != 0 {
+            let sq = B::pop_lsb(&mut held) as usize;
+            let line = targets & LINE[ksq][sq];
+            if diagonal & (1 << sq) != 0 {
+                S::bishop_moves(&self.slider, sq, own, enemy, line, sink);
+            }
+            if straight & (1 << sq) != 0 {
+                S::rook_moves(&self.slider, sq, own, enemy, line, sink);
+            }
         }
 
         // Step 6. Pawns, set-wise for the free ones.

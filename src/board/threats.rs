@@ -154,7 +154,11 @@ impl<S: Slider> Board<S> {
         let us = self.side.index();
         let ksq = self.ksq(us);
         let enemy = self.colors[us ^ 1];
-        let sets = self.attacker_sets(us ^ 1);
+        // A king never gives check: leave kings out of the test.
+        let sets = AttackerSets {
+            kings: 0,
+            ..self.attacker_sets(us ^ 1)
+        };
         self.checkers = self.attackers_in::<true>(ksq, self.occupied(), &sets);
         self.blockers = self.slider_blockers::<B>(ksq, enemy).0;
     }
@@ -192,9 +196,14 @@ impl<S: Slider> Board<S> {
         while snipers != 0 {
             let s = B::pop_lsb(&mut snipers) as usize;
             let between = BETWEEN[ksq][s] & occ;
-            if between != 0 && between & between.wrapping_sub(1) == 0 {
+            if between & between.wrapping_sub(1) == 0 {
+                // One piece between (or none: a checker, which adds nothing to
+                // the blockers). Callers that want only the blockers let the
+                // compiler drop the pinner bookkeeping.
                 blockers |= between;
-                pinners |= 1 << s;
+                if between != 0 {
+                    pinners |= 1 << s;
+                }
             }
         }
         (blockers, pinners)
