@@ -52,7 +52,7 @@ impl<S: Slider> Board<S> {
         let to = m.to().index();
         let us = self.side.index();
         let piece = self.mailbox[from];
-        if m.is_null() || piece == NO_PIECE || (piece / 6) as usize != us {
+        if m.is_null() || piece == NO_PIECE || color_of(piece as usize) != us {
             return false;
         }
         // Only promotions may carry a promotion piece: reject other encodings.

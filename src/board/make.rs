@@ -309,7 +309,7 @@ impl<S: Slider> Board<S> {
     ///
     /// make/unmake measured 6-16% faster than copy-make ([`Board::with_move`]) in
     /// perft on four of the five positions of `benches/perft.rs`, so perft and
-    /// [`Position`](super::Position) use it.
+    /// [`Position`] use it.
     #[inline]
     pub fn make_undoable(&mut self, m: Move) -> Undo {
         let captured = match m.kind() {

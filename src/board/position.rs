@@ -90,8 +90,8 @@ impl<S: Slider> Position<S> {
         since_null.min(self.board.halfmove_clock() as usize)
     }
 
-    /// Distances (in plies, even, from 4 up) of the earlier positions inside
-    /// [`Position::window`] with the current key.
+    /// Distances (in plies, even, from 4 up) of the earlier positions inside the
+    /// window with the current key.
     fn repeats(&self) -> impl Iterator<Item = usize> + '_ {
         let key = self.board.key();
         let n = self.keys.len();
@@ -100,9 +100,9 @@ impl<S: Slider> Position<S> {
             .filter(move |&d| self.keys[n - d] == key)
     }
 
-    /// How many times the current position occurred before, within the window of
-    /// [`Position::window`] (reversible moves, no null move in between): 1 means
-    /// "once before", 2 a threefold repetition.
+    /// How many times the current position occurred before, since the last
+    /// irreversible move and the last null move: 1 means "once before", 2 a
+    /// threefold repetition.
     pub fn repetitions(&self) -> usize {
         self.repeats().count()
     }
