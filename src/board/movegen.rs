@@ -7,6 +7,7 @@
 //! under-promotion. The sinks live in [`crate::moves`] (below both this module and
 //! the slider backends) and are re-exported here.
 
+use super::threats::AttackerSets;
 use super::*;
 use crate::bits::Bits;
 pub use crate::moves::{Collect, Counter, MoveList, Sink, MAX_MOVES};
@@ -239,6 +240,13 @@ impl<S: Slider> Board<S> {
         if captures && self.ep < 64 {
             let ep = self.ep as usize;
             let mut attackers = PAWN_ATTACKS[us ^ 1][ep] & pawns;
+            // make (and the FEN parser) keep the square unflagged only when some
+            // capture there is legal: a lone capturer needs no second test.
+            if attackers & attackers.wrapping_sub(1) == 0 {
+                let from = B::lsb(attackers);
+                sink.push(Move::en_passant(from, ep as u32));
+                return;
+            }
             while attackers != 0 {
                 let from = B::pop_lsb(&mut attackers) as usize;
                 if self.ep_capture_is_safe(from, ep, ksq, check_mask) {
@@ -255,11 +263,12 @@ impl<S: Slider> Board<S> {
             return;
         }
         let back = if us == 0 { 0 } else { 56 };
+        let sets = self.attacker_sets(us ^ 1);
         if rights & 1 != 0 {
-            self.castle::<B, K>(us, ksq, 0, back + 6, back + 5, sink);
+            self.castle::<B, K>(us, ksq, 0, (back + 6, back + 5), &sets, sink);
         }
         if rights & 2 != 0 {
-            self.castle::<B, K>(us, ksq, 1, back + 2, back + 3, sink);
+            self.castle::<B, K>(us, ksq, 1, (back + 2, back + 3), &sets, sink);
         }
     }
 
@@ -272,8 +281,8 @@ impl<S: Slider> Board<S> {
         us: usize,
         ksq: usize,
         bit: usize,
-        king_to: usize,
-        rook_to: usize,
+        (king_to, rook_to): (usize, usize),
+        sets: &AttackerSets,
         sink: &mut K,
     ) {
         let occ = self.occupied();
@@ -286,11 +295,10 @@ impl<S: Slider> Board<S> {
         }
         // The rook may shield the king's path (Chess960), so test without it.
         let occ_after = occ ^ movers;
-        let sets = self.attacker_sets(us ^ 1);
         let mut path = king_path | (1 << ksq);
         while path != 0 {
             let sq = B::pop_lsb(&mut path) as usize;
-            if self.is_attacked_in::<false>(sq, occ_after, &sets) {
+            if self.is_attacked_in::<false>(sq, occ_after, sets) {
                 return;
             }
         }
