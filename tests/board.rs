@@ -529,7 +529,7 @@ quickcheck! {
         let mut ok = true;
         random_game(start, &choices, |b, _| {
             for c in Color::BOTH {
-                ok &= b.non_pawn_material(c) == non_pawn_by_recount(b, c);
+                ok &= b.non_pawn_material::<Portable>(c) == non_pawn_by_recount(b, c);
             }
             for m in b.legal_moves::<Portable>().iter() {
                 let after = b.with_move(m);

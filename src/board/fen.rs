@@ -279,7 +279,6 @@ impl<S: Slider> Board<S> {
             pawn_key: 0,
             checkers: 0,
             blockers: 0,
-            non_pawn: [0; 2],
             side: Color::White,
             castling: 0,
             castle_rooks: [0; 4],

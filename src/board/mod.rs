@@ -134,8 +134,6 @@ pub struct Board<S: Slider = Magic> {
     /// Pieces of either colour standing alone between the side to move's king and
     /// an enemy slider (own ones are pinned).
     blockers: Bitboard,
-    /// Non-pawn material per colour ([`NON_PAWN_VALUES`]), kept in put/remove.
-    non_pawn: [i32; 2],
     side: Color,
     castling: u8,
     /// The rook square of each castling right (valid while the right is held).
@@ -255,10 +253,17 @@ impl<S: Slider> Board<S> {
     }
 
     /// Non-pawn material of `color`: the sum of [`NON_PAWN_VALUES`] over its
-    /// knights, bishops, rooks and queens (kept up to date by make, so free).
-    #[inline(always)]
-    pub fn non_pawn_material(&self, color: Color) -> i32 {
-        self.non_pawn[color.index()]
+    /// knights, bishops, rooks and queens, counted with the bit path `B`.
+    ///
+    /// Counted on demand (four popcounts) rather than kept in make: keeping it
+    /// in put/remove measured slower in Kiwipete perft, where every capture and
+    /// castling paid for a sum that perft never reads.
+    #[inline]
+    pub fn non_pawn_material<B: Bits>(&self, color: Color) -> i32 {
+        let own = self.colors[color.index()];
+        (KNIGHT..=QUEEN)
+            .map(|k| NON_PAWN_VALUES[k] * B::popcount(self.pieces[k] & own) as i32)
+            .sum()
     }
 
     /// The Zobrist key of the position.
@@ -392,13 +397,13 @@ impl<S: Slider> Board<S> {
         }
     }
 
-    /// Put `piece` on the empty square `sq`, updating keys, material and backend
-    /// state.
+    /// Put `piece` on the empty square `sq`, updating keys and backend state.
     ///
-    /// Evaluation hooks (material and piece-square sums kept here, as
-    /// `non_pawn` is) were left out: put/remove/shift run on every move of
-    /// perft and the search, and there is no evaluation yet to show they would
-    /// pay for themselves; an evaluation can add its sums here and measure.
+    /// Evaluation hooks (material and piece-square sums kept here) were left
+    /// out: put/remove/shift run on every move of perft and the search, a
+    /// non-pawn material sum kept here measured slower in Kiwipete perft, and
+    /// there is no evaluation yet to show such sums would pay for themselves; an
+    /// evaluation can add them here and measure.
     #[inline(always)]
     fn put(&mut self, piece: usize, sq: usize) {
         let bb = 1u64 << sq;
@@ -409,7 +414,6 @@ impl<S: Slider> Board<S> {
         if is_pawn(piece) {
             self.pawn_key ^= ZOBRIST_PIECES[piece][sq];
         }
-        self.non_pawn[color_of(piece)] += NON_PAWN_VALUES[kind_of(piece)];
         S::toggle(&mut self.slider, sq);
     }
 
@@ -424,7 +428,6 @@ impl<S: Slider> Board<S> {
         if is_pawn(piece) {
             self.pawn_key ^= ZOBRIST_PIECES[piece][sq];
         }
-        self.non_pawn[color_of(piece)] -= NON_PAWN_VALUES[kind_of(piece)];
         S::toggle(&mut self.slider, sq);
     }
 
@@ -495,7 +498,6 @@ impl<S: Slider> PartialEq for Board<S> {
             && self.pawn_key == o.pawn_key
             && self.checkers == o.checkers
             && self.blockers == o.blockers
-            && self.non_pawn == o.non_pawn
             && self.side == o.side
             && self.castling == o.castling
             && self.castle_rooks == o.castle_rooks
