@@ -295,6 +295,14 @@ impl<S: Slider> Board<S> {
         check_mask: Bitboard,
     ) -> bool {
         let captured = ep ^ 8;
+        // The common case needs no slider lookup: out of check, neither pawn
+        // alone on a line to the king (not in `blockers`), and the king off the
+        // pawns' rank (the one line on which the two vanishing pawns could be the
+        // only blockers together). Moving onto `ep` can only block a line.
+        let movers = (1u64 << from) | (1u64 << captured);
+        if self.checkers == 0 && self.blockers & movers == 0 && ksq >> 3 != captured >> 3 {
+            return true;
+        }
         if check_mask & ((1 << ep) | (1 << captured)) == 0 {
             return false;
         }
