@@ -12,6 +12,7 @@ pub mod config;
 pub mod engine;
 pub mod eval;
 pub mod measure;
+pub mod moves;
 pub mod protocol;
 pub mod qbb;
 pub mod search;

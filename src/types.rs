@@ -87,6 +87,12 @@ impl PieceKind {
         }
     }
 
+    /// Whether the piece slides along lines (bishop, rook, queen).
+    #[inline(always)]
+    pub const fn is_slider(self) -> bool {
+        matches!(self, PieceKind::Bishop | PieceKind::Rook | PieceKind::Queen)
+    }
+
     /// The kind for a letter of either case.
     pub fn from_letter(c: char) -> Option<PieceKind> {
         PieceKind::ALL
@@ -125,6 +131,16 @@ impl Piece {
         self.0 as usize
     }
 
+    /// The piece numbered `i` (`colour * 6 + kind`), or `None` if `i >= 12`.
+    #[inline(always)]
+    pub const fn from_index(i: usize) -> Option<Piece> {
+        if i < 12 {
+            Some(Piece(i as u8))
+        } else {
+            None
+        }
+    }
+
     /// The FEN letter: upper case for white.
     pub fn fen_char(self) -> char {
         let c = self.kind().letter();
@@ -147,20 +163,37 @@ impl Piece {
 }
 
 /// A square, a1 = 0 ... h8 = 63.
+///
+/// A `Square` is always below 64, whatever it was built from, so code may index
+/// 64-entry tables with [`Square::index`] without a check.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Square(u8);
 
 impl Square {
+    /// The square numbered `i`.
+    ///
     /// # Panics
-    /// In debug builds, if `i >= 64`.
+    /// In debug builds, if `i >= 64`. In release builds `i` is taken modulo 64,
+    /// which keeps the type's invariant at the cost of one `and`.
     #[inline(always)]
     pub const fn new(i: u32) -> Square {
         debug_assert!(i < 64);
-        Square(i as u8)
+        Square((i & 63) as u8)
     }
 
+    /// The square numbered `i`, or `None` if `i >= 64`.
+    #[inline(always)]
+    pub const fn try_new(i: u32) -> Option<Square> {
+        if i < 64 {
+            Some(Square(i as u8))
+        } else {
+            None
+        }
+    }
+
+    /// The square on `file` and `rank` (both 0..8; taken modulo 8).
     pub const fn from_coords(file: u8, rank: u8) -> Square {
-        Square(rank * 8 + file)
+        Square((rank & 7) * 8 + (file & 7))
     }
 
     #[inline(always)]

@@ -167,7 +167,16 @@ fn fen_errors_are_specific() {
             },
             "rank 1 describes 7",
         ),
-        ("8/8/8/8/8/8/9/K6k w - - 0 1", BadPiece('9'), "'9'"),
+        (
+            "8/8/8/8/8/8/9/K6k w - - 0 1",
+            RankTooLong { rank: 2 },
+            "rank 2 has more than 8 squares",
+        ),
+        (
+            "8/8/8/8/8/8/08/K6k w - - 0 1",
+            BadDigit('0'),
+            "bad digit '0'",
+        ),
         (
             "8/8/8/8/8/8/8/K6kk w - - 0 1",
             RankLength {
@@ -484,4 +493,330 @@ fn parsers_survive_multibyte_text() {
         assert!(b.parse_san(text).is_err(), "{text}");
         assert!(B::from_fen(text).is_err(), "{text}");
     }
+}
+
+// ---------------------------------------------------------------------------
+// The search API (issue 8): captures, key after a move, check info, SEE
+// thresholds, stages, repetition, Chess960 and en-passant keys, limits.
+
+/// Every piece kind by how SEE and non-pawn material value it.
+fn non_pawn_by_recount(b: &B, color: Color) -> i32 {
+    use brokkr::board::NON_PAWN_VALUES;
+    use brokkr::types::PieceKind;
+    PieceKind::ALL
+        .into_iter()
+        .map(|k| NON_PAWN_VALUES[k.index()] * b.pieces(color, k).count_ones() as i32)
+        .sum()
+}
+
+quickcheck! {
+    /// key_after must equal the key that make produces, for every legal move
+    /// (castling, en passant, promotions and lost castling rights included).
+    fn key_after_equals_the_key_after_make(start: usize, choices: Vec<u8>) -> bool {
+        let mut ok = true;
+        random_game(start, &choices, |b, _| {
+            for m in b.legal_moves::<Portable>().iter() {
+                ok &= b.key_after(m) == b.with_move(m).key();
+            }
+        });
+        ok
+    }
+
+    /// is_capture / captured_piece / moved_piece agree with the board before and
+    /// after the move; non-pawn material matches a recount.
+    fn capture_questions_agree_with_the_board(start: usize, choices: Vec<u8>) -> bool {
+        use brokkr::types::{MoveKind, PieceKind};
+        let mut ok = true;
+        random_game(start, &choices, |b, _| {
+            for c in Color::BOTH {
+                ok &= b.non_pawn_material::<Portable>(c) == non_pawn_by_recount(b, c);
+            }
+            for m in b.legal_moves::<Portable>().iter() {
+                let after = b.with_move(m);
+                let them = b.side_to_move().flip();
+                let lost = b.color_bb(them).count_ones() - after.color_bb(them).count_ones();
+                ok &= b.is_capture(m) == (lost == 1);
+                ok &= b.captured_piece(m).is_some() == b.is_capture(m);
+                if m.kind() == MoveKind::EnPassant {
+                    ok &= b.captured_piece(m).map(|p| p.kind()) == Some(PieceKind::Pawn);
+                }
+                ok &= b.piece_on(m.from()) == Some(b.moved_piece(m));
+                ok &= b.pinned() == b.blockers_for_king::<Portable>(b.side_to_move())
+                    & b.color_bb(b.side_to_move());
+            }
+        });
+        ok
+    }
+
+    /// see_ge(m, t) == (see(m) >= t) for thresholds around every interesting
+    /// value, on every capture and quiet move of random positions.
+    fn see_ge_agrees_with_see(start: usize, choices: Vec<u8>, extra: i32) -> bool {
+        let mut ok = true;
+        random_game(start, &choices, |b, _| {
+            for m in b.legal_moves::<Portable>().iter() {
+                let v = b.see(m);
+                for t in [v - 1, v, v + 1, 0, 1, -1, -100, 100, -500, 500, extra % 2000] {
+                    ok &= b.see_ge(m, t) == (v >= t);
+                }
+            }
+        });
+        ok
+    }
+
+    /// Captures and queen promotions in `Captures`, under-promotions in `Quiets`,
+    /// and together every move exactly once.
+    fn stages_split_promotions(start: usize, choices: Vec<u8>) -> bool {
+        use brokkr::types::PieceKind;
+        let mut ok = true;
+        random_game(start, &choices, |b, _| {
+            let all = b.legal_moves::<Portable>();
+            let caps = b.stage_moves::<Portable>(Stage::Captures);
+            let quiets = b.stage_moves::<Portable>(Stage::Quiets);
+            let mut both: Vec<u16> = caps.iter().chain(quiets.iter()).map(|m| m.bits()).collect();
+            let mut want: Vec<u16> = all.iter().map(|m| m.bits()).collect();
+            both.sort_unstable();
+            want.sort_unstable();
+            ok &= both == want;
+            ok &= caps.iter().all(|m| {
+                b.is_capture(m) && m.promotion_kind().is_none_or(|k| k == PieceKind::Queen)
+                    || m.promotion_kind() == Some(PieceKind::Queen)
+            });
+            ok &= quiets.iter().all(|m| {
+                !b.is_capture(m) && m.promotion_kind().is_none()
+                    || m.promotion_kind().is_some_and(|k| k != PieceKind::Queen)
+            });
+        });
+        ok
+    }
+
+    /// The check info, computed once, answers gives_check_with for every move.
+    fn check_info_answers_every_move(start: usize, choices: Vec<u8>) -> bool {
+        let mut ok = true;
+        random_game(start, &choices, |b, _| {
+            let ci = b.check_info::<Portable>();
+            for m in b.legal_moves::<Portable>().iter() {
+                ok &= b.gives_check_with(m, &ci) == b.with_move(m).in_check();
+            }
+        });
+        ok
+    }
+}
+
+#[test]
+fn see_ge_on_known_exchanges() {
+    let b = B::from_fen("4k3/4r3/8/4p3/8/8/8/K3R3 w - - 0 1").unwrap();
+    let m = b.parse_uci("e1e5").unwrap();
+    assert_eq!(b.see(m), -400);
+    assert!(b.see_ge(m, -400));
+    assert!(!b.see_ge(m, -399));
+    // The king recaptures only an undefended square: Rxe5 Rxe5 Kxe5 is not on
+    // when a second black rook x-rays through the first.
+    let b = B::from_fen("4r1k1/4r3/8/4p3/3K4/8/8/4R3 w - - 0 1").unwrap();
+    let m = b.parse_uci("e1e5").unwrap();
+    assert_eq!(b.see(m), 100 - 500);
+    assert!(b.see_ge(m, -400) && !b.see_ge(m, -399));
+}
+
+#[test]
+fn a_null_move_breaks_repetition() {
+    // Nf3, null, Ng1, null: the pieces and the side to move are back, but only by
+    // passing; that is not a repetition.
+    let mut pos = Position::<Magic>::from_fen(brokkr::board::STARTPOS).unwrap();
+    pos.push(pos.board().parse_uci("g1f3").unwrap());
+    pos.push_null();
+    pos.push(pos.board().parse_uci("f3g1").unwrap());
+    pos.push_null();
+    assert_eq!(
+        pos.board().key(),
+        B::startpos().key(),
+        "same pieces, same side"
+    );
+    assert_eq!(pos.repetitions(), 0);
+    assert!(!pos.is_repetition(100));
+    assert!(!pos.is_threefold());
+    // Without the null moves the same manoeuvre repeats.
+    let mut pos = Position::<Magic>::from_fen(brokkr::board::STARTPOS).unwrap();
+    for uci in ["g1f3", "g8f6", "f3g1", "f6g8"] {
+        pos.push(pos.board().parse_uci(uci).unwrap());
+    }
+    assert_eq!(pos.repetitions(), 1);
+    assert!(pos.is_repetition(5), "once inside the tree");
+    assert!(
+        !pos.is_repetition(4),
+        "the root itself is not inside the tree"
+    );
+    assert!(!pos.is_threefold());
+    for uci in ["g1f3", "g8f6", "f3g1", "f6g8"] {
+        pos.push(pos.board().parse_uci(uci).unwrap());
+    }
+    assert!(pos.is_threefold());
+    assert!(
+        pos.is_repetition(1),
+        "twice in all is a draw wherever the root is"
+    );
+}
+
+#[test]
+fn repetition_stops_at_an_irreversible_move() {
+    let mut pos = Position::<Magic>::from_fen(brokkr::board::STARTPOS).unwrap();
+    for uci in ["g1f3", "g8f6", "f3g1", "f6g8", "e2e4", "e7e5"] {
+        pos.push(pos.board().parse_uci(uci).unwrap());
+    }
+    for uci in ["g1f3", "g8f6", "f3g1", "f6g8"] {
+        pos.push(pos.board().parse_uci(uci).unwrap());
+    }
+    assert_eq!(
+        pos.repetitions(),
+        1,
+        "the positions before e4 cannot repeat"
+    );
+}
+
+#[test]
+fn mate_on_the_hundredth_ply_beats_the_fifty_move_rule() {
+    // Black is mated (back-rank) with the clock at 100.
+    let mate = Position::<Magic>::from_fen("R5k1/5ppp/8/8/8/8/8/6K1 b - - 100 80").unwrap();
+    assert!(mate.board().in_check());
+    assert!(!mate.is_fifty_move_draw::<Portable>());
+    assert!(!mate.is_draw());
+    let quiet = Position::<Magic>::from_fen("6k1/5ppp/8/8/8/8/8/R5K1 b - - 100 80").unwrap();
+    assert!(quiet.is_fifty_move_draw::<Portable>());
+    assert_eq!(quiet.board().halfmove_clock(), 100);
+}
+
+#[test]
+fn chess960_castling_rooks_are_in_the_key() {
+    // Same pieces, same rights, different castling rook (g1 or h1 for K-side).
+    let g = B::from_fen("4k3/8/8/8/8/8/8/4K1RR w G - 0 1").unwrap();
+    let h = B::from_fen("4k3/8/8/8/8/8/8/4K1RR w H - 0 1").unwrap();
+    assert_eq!(g.occupied(), h.occupied());
+    assert_eq!(g.castling_rights(), h.castling_rights());
+    assert_ne!(g.key(), h.key());
+    assert_eq!(g.key(), g.recompute_keys().0);
+    assert_eq!(h.key(), h.recompute_keys().0);
+    // Losing the right makes them equal again.
+    let g2 = g.with_move(g.parse_uci("e1e2").unwrap());
+    let h2 = h.with_move(h.parse_uci("e1e2").unwrap());
+    assert_eq!(g2.key(), h2.key());
+}
+
+#[test]
+fn en_passant_key_only_when_the_capture_is_legal() {
+    // After d7d5 the e5 pawn stands next to it but is pinned on the e-file by the
+    // rook on e8: no legal capture, so no key for the en-passant square (FEN
+    // still records the square).
+    let b = B::from_fen("4r1k1/3p4/8/4P3/8/8/8/4K3 b - - 0 1").unwrap();
+    let after = b.with_move(b.parse_uci("d7d5").unwrap());
+    assert_eq!(after.ep_square(), Square::parse("d6"));
+    assert_eq!(after.ep_capture_square(), None);
+    assert!(after
+        .legal_moves::<Portable>()
+        .iter()
+        .all(|m| m.kind() != brokkr::types::MoveKind::EnPassant));
+    let same = B::from_fen("4r1k1/8/8/3pP3/8/8/8/4K3 w - - 0 2").unwrap();
+    assert_eq!(after.key(), same.key());
+    assert_eq!(b.key_after(b.parse_uci("d7d5").unwrap()), after.key());
+    // The FEN parser agrees.
+    let fen = B::from_fen("4r1k1/8/8/3pP3/8/8/8/4K3 w - d6 0 2").unwrap();
+    assert_eq!(fen, after);
+    assert_eq!(fen.key(), same.key());
+    // Unpinned, the square and its key are kept.
+    let free = B::from_fen("6k1/3p4/8/4P3/8/8/8/4K3 b - - 0 1").unwrap();
+    let after = free.with_move(free.parse_uci("d7d5").unwrap());
+    assert_eq!(after.ep_capture_square(), Square::parse("d6"));
+    assert_ne!(
+        after.key(),
+        B::from_fen("6k1/8/8/3pP3/8/8/8/4K3 w - - 0 2")
+            .unwrap()
+            .key()
+    );
+}
+
+#[test]
+fn impossible_material_is_refused() {
+    // 258 legal moves: more than a move list holds.
+    let err = fen_err("QQQQQQQQ/Q6Q/Q6Q/Q6Q/Q2Q3Q/Q5QQ/Q3Q1nn/KQQ2Qnk w - - 0 1");
+    assert!(matches!(err, FenError::TooManyPieces { .. }), "{err}");
+    assert!(err.to_string().contains("white has"), "{err}");
+    let err = fen_err("k7/pppppppp/p7/8/8/8/8/K7 w - - 0 1");
+    assert!(err.to_string().contains("9 pawns"), "{err}");
+    // Nine queens and eight pawns: a promoted queen without a missing pawn.
+    let err = fen_err("k7/8/8/8/8/QQ6/PPPPPPPP/K7 w - - 0 1");
+    assert!(matches!(err, FenError::TooManyPromoted { .. }), "{err}");
+    assert!(err.to_string().contains("promoted"), "{err}");
+    // Three knights with seven pawns is possible.
+    assert!(B::from_fen("k7/8/8/8/8/NNN5/PPPPPPP1/K7 w - - 0 1").is_ok());
+}
+
+#[test]
+#[should_panic(expected = "MoveList overflow")]
+fn a_full_move_list_is_loud() {
+    let mut list = brokkr::board::MoveList::new();
+    for _ in 0..=brokkr::moves::MAX_MOVES {
+        list.push(Move::NULL);
+    }
+}
+
+#[test]
+fn counters_at_their_limits() {
+    let b = B::from_fen("k7/8/8/8/8/8/8/K7 w - - 150 65535").unwrap();
+    assert_eq!(b.halfmove_clock(), 150);
+    let err = fen_err("k7/8/8/8/8/8/8/K7 w - - 151 1");
+    assert!(err.to_string().contains("halfmove clock 151"), "{err}");
+    let err = fen_err("k7/8/8/8/8/8/8/K7 w - - 99999999999999999999999 1");
+    assert!(err.to_string().contains("too large"), "{err}");
+    // A huge full-move number is capped, not refused.
+    let big = B::from_fen("k7/8/8/8/8/8/8/K7 b - - 0 99999999999999999999").unwrap();
+    assert_eq!(big.fullmove_number(), 65535);
+    // Make saturates; unmake restores exactly.
+    let mut c = big;
+    let m = c.parse_uci("a8b8").unwrap();
+    let undo = c.make_undoable(m);
+    assert_eq!(c.fullmove_number(), 65535);
+    c.unmake(m, &undo);
+    assert_eq!(c, big);
+    // The halfmove clock saturates too (reachable only with a long search line).
+    let mut pos = Position::<Magic>::new(b);
+    for _ in 0..200 {
+        let m = pos.board().legal_moves::<Portable>().as_slice()[0];
+        pos.push(m);
+    }
+    assert!(pos.board().halfmove_clock() >= 150);
+}
+
+#[test]
+fn a_byte_order_mark_is_skipped() {
+    let b = B::from_fen("\u{feff}rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    assert_eq!(b.unwrap(), B::startpos());
+    // Inside the placement it is named, not shown as an invisible letter.
+    let err = fen_err("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKB\u{feff}NR w KQkq - 0 1");
+    assert!(err.to_string().contains("byte-order mark"), "{err}");
+}
+
+#[test]
+fn squares_past_the_board_are_safe_on_every_backend() {
+    use brokkr::attacks::{Kindergarten, RayLoop, Rotated};
+    fn check<S: Slider>() {
+        for sq in 64..200 {
+            for occ in [0u64, 0x0000_0018_2400_0000, !0] {
+                assert_eq!(S::rook_any(sq, occ), S::rook_any(sq & 63, occ));
+                assert_eq!(S::bishop_any(sq, occ), S::bishop_any(sq & 63, occ));
+                assert_eq!(S::rook_xray(sq, occ), S::rook_xray(sq & 63, occ));
+            }
+        }
+        assert_eq!(S::rook_any(usize::MAX, 0), S::rook_any(63, 0));
+    }
+    check::<Magic>();
+    check::<Rotated>();
+    check::<Kindergarten>();
+    check::<RayLoop>();
+    if brokkr::attacks::SliderKind::Pext.available(&brokkr::bits::Cpu::detect()) {
+        check::<brokkr::attacks::Pext>();
+    }
+    assert_eq!(Square::try_new(64), None);
+    assert_eq!(Square::try_new(63).map(|s| s.index()), Some(63));
+    // The board's square API cannot be handed a square past h8.
+    let b = B::startpos();
+    assert!(!b.is_attacked(Square::parse("h8").unwrap(), Color::White));
+    assert_eq!(b.castling_rook(4), None);
 }

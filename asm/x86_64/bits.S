@@ -10,17 +10,21 @@
 
     .text
 
-/* Index of the least significant set bit; the argument must be non-zero. */
+/* Index of the least significant set bit; 64 for zero (bsf leaves the preloaded
+ * destination unchanged when the source is zero). */
     .globl SYM(brokkr_lsb_bsf)
     .p2align 4
 SYM(brokkr_lsb_bsf):
+    movl    $64, %eax
     bsfq    %rdi, %rax
     ret
 
-/* Index of the most significant set bit; the argument must be non-zero. */
+/* Index of the most significant set bit; 127 for zero (63 ^ 64, as the lzcnt
+ * path gives; bsr leaves the preloaded destination unchanged for zero). */
     .globl SYM(brokkr_msb_bsr)
     .p2align 4
 SYM(brokkr_msb_bsr):
+    movl    $127, %eax
     bsrq    %rdi, %rax
     ret
 
@@ -43,6 +47,7 @@ SYM(brokkr_popcount_kernighan):
     .globl SYM(brokkr_lsb_tzcnt)
     .p2align 4
 SYM(brokkr_lsb_tzcnt):
+    movl    $64, %eax       /* without BMI1 tzcnt runs as bsf: keep 64 for zero */
     tzcntq  %rdi, %rax
     ret
 

@@ -88,6 +88,9 @@ fn bishop(sq: usize, occ: u64, xray: usize) -> u64 {
 impl Slider for Kindergarten {
     const KIND: SliderKind = SliderKind::Kindergarten;
     type State = ();
+
+    #[inline(always)]
+    fn state_from(_: u64) {}
     const XRAY_PINS: bool = true;
 
     #[inline(always)]

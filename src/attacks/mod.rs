@@ -14,6 +14,19 @@
 //! | [`Magic`] | modern engines | fancy magic bitboards |
 //! | [`Pext`] | modern engines | BMI2 `pext` indexing |
 //!
+//! # Safety of the public API
+//!
+//! Every method here is safe to call with any arguments: squares are taken modulo
+//! 64 (`sq & 63` costs nothing where the index feeds a table), so
+//! `Magic::rook_any(64, 0)` is `Magic::rook_any(0, 0)`, never an out-of-bounds
+//! read. The one backend that needs an instruction the CPU may lack, [`Pext`],
+//! checks the CPU once when its board state is built ([`Slider::state_from`], which
+//! every [`Board`](crate::board::Board) constructor calls, and which panics with a
+//! clear message on a CPU without BMI2): its state type is the witness, so the
+//! board's hot path, which always passes the state, runs `pext` unchecked. Its
+//! state-free methods ([`Slider::rook_any`]) check a cached CPU flag on every call
+//! and fall back to magic lookups without BMI2; the board never calls those.
+//!
 //! Besides attack sets, a backend may answer two more questions its own way: x-rays
 //! ([`Slider::rook_xray`]; one table probe with OliThink's keys) and the emission of
 //! a slider's moves ([`Slider::rook_moves`]; a ray walk in Thor's Hammer's way). The
@@ -27,12 +40,12 @@ mod rotated;
 
 pub use kindergarten::Kindergarten;
 pub use magic::Magic;
-pub use pext::Pext;
+pub use pext::{Pext, PextState};
 pub use rayloop::RayLoop;
 pub use rotated::{LineOccupancy, Rotated};
 
 use crate::bits::Cpu;
-use crate::board::movegen::Sink;
+use crate::moves::Sink;
 use std::fmt;
 use std::str::FromStr;
 
@@ -41,15 +54,15 @@ pub trait Slider: Copy + Default + Send + Sync + fmt::Debug + 'static {
     /// The backend this type implements.
     const KIND: SliderKind;
 
-    /// Incremental state kept by the board, if the backend needs any.
-    type State: Copy + Default + fmt::Debug + PartialEq + Eq + Send + Sync;
+    /// Incremental state kept by the board, if the backend needs any. It is built
+    /// only by [`Slider::state_from`], so it may witness a check made there.
+    type State: Copy + fmt::Debug + PartialEq + Eq + Send + Sync;
 
     /// The state for a board whose occupancy is `occ`.
-    #[inline(always)]
-    fn state_from(occ: u64) -> Self::State {
-        let _ = occ;
-        Self::State::default()
-    }
+    ///
+    /// # Panics
+    /// If the CPU cannot run the backend ([`SliderKind::available`]).
+    fn state_from(occ: u64) -> Self::State;
 
     /// Square `sq` changed from empty to occupied or back.
     #[inline(always)]
@@ -72,11 +85,26 @@ pub trait Slider: Copy + Default + Send + Sync + fmt::Debug + 'static {
         Self::bishop_any(sq, occ)
     }
 
-    /// Rook attacks from `sq` (< 64) for any occupancy.
+    /// Rook attacks from `sq` (taken modulo 64) for any occupancy.
     fn rook_any(sq: usize, occ: u64) -> u64;
 
-    /// Bishop attacks from `sq` (< 64) for any occupancy.
+    /// Bishop attacks from `sq` (taken modulo 64) for any occupancy.
     fn bishop_any(sq: usize, occ: u64) -> u64;
+
+    /// Rook attacks from `sq` for any occupancy `occ`, given a board's state
+    /// (which need not describe `occ`: it only vouches for the CPU).
+    #[inline(always)]
+    fn rook_with(state: &Self::State, sq: usize, occ: u64) -> u64 {
+        let _ = state;
+        Self::rook_any(sq, occ)
+    }
+
+    /// Bishop attacks from `sq` for any occupancy `occ`, given a board's state.
+    #[inline(always)]
+    fn bishop_with(state: &Self::State, sq: usize, occ: u64) -> u64 {
+        let _ = state;
+        Self::bishop_any(sq, occ)
+    }
 
     /// Whether x-rays are cheap enough that the board should find pins with them
     /// (one x-ray of the king) instead of testing every aligned enemy slider.

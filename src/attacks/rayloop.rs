@@ -49,7 +49,7 @@
 //! (no slower on Kiwipete).
 
 use super::{Slider, SliderKind};
-use crate::board::movegen::Sink;
+use crate::moves::Sink;
 use crate::tables::*;
 use crate::types::Move;
 
@@ -187,6 +187,9 @@ impl Walk {
 impl Slider for RayLoop {
     const KIND: SliderKind = SliderKind::RayLoop;
     type State = ();
+
+    #[inline(always)]
+    fn state_from(_: u64) {}
 
     #[inline(always)]
     fn rook_any(sq: usize, occ: u64) -> u64 {

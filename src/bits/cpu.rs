@@ -1,10 +1,42 @@
 //! What the CPU can do, read once with `cpufeatures` and `cpuid`.
 
 use std::fmt;
+use std::sync::atomic::{AtomicU8, Ordering};
 
 cpufeatures::new!(has_bmi1, "bmi1");
 cpufeatures::new!(has_bmi2, "bmi2");
 cpufeatures::new!(has_popcnt, "popcnt");
+
+/// Whether the CPU has BMI2 (`pext`), cached by `cpufeatures` after the first call.
+#[inline(always)]
+pub(crate) fn has_bmi2() -> bool {
+    has_bmi2::get()
+}
+
+/// 0: not yet known; 1: the CPU has BMI1, LZCNT and POPCNT; 2: it lacks one.
+static BMI_PATH: AtomicU8 = AtomicU8::new(0);
+
+/// Whether the CPU runs every instruction of the `bmi` bit path (BMI1 `tzcnt`,
+/// LZCNT `lzcnt`, POPCNT `popcnt`). Read once with `cpuid`, then one load and
+/// compare per call.
+#[inline(always)]
+pub(crate) fn has_bmi_path() -> bool {
+    match BMI_PATH.load(Ordering::Relaxed) {
+        1 => true,
+        0 => detect_bmi_path(),
+        _ => false,
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn detect_bmi_path() -> bool {
+    let mut cpu = Cpu::default();
+    read_cpuid(&mut cpu);
+    let ok = cfg!(target_arch = "x86_64") && has_bmi1::get() && has_popcnt::get() && cpu.lzcnt;
+    BMI_PATH.store(if ok { 1 } else { 2 }, Ordering::Relaxed);
+    ok
+}
 
 /// The CPU facts that decide brokkr's paths.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -5,31 +5,83 @@
 //! through [`with_bits!`](crate::with_bits), so a hot loop never makes an indirect
 //! call per bitscan. `asm!` blocks inline whatever the compile-time target features,
 //! which is what lets a generic build use `tzcnt` or `popcnt` on a CPU that has them.
+//!
+//! # Soundness: no instruction the CPU lacks
+//!
+//! The path types are public and their methods are safe, so nothing may depend on
+//! the caller having checked the CPU. [`Bits`] is sealed (only this module
+//! implements it), and each implementation is correct on every x86-64 CPU:
+//!
+//! - `tzcnt` (the `bmi` path's `lsb`) is encoded `rep bsf`; a CPU without BMI1
+//!   runs it as `bsf`, which gives the same index for a non-zero word, and for
+//!   zero leaves the output register alone, where it finds the 64 `tzcnt` would
+//!   have written (the register is preloaded). So it needs no check, and the
+//!   hot `pop_lsb` loops pay nothing.
+//! - `lzcnt` (which a CPU without LZCNT runs as `bsr`, silently giving a wrong
+//!   answer) and `popcnt` (an invalid opcode without POPCNT) are guarded by a
+//!   cached CPU flag, one load and compare per call; without the feature they
+//!   fall back to portable code. The same holds for the out-of-line `extern-bmi`
+//!   functions.
+//!
+//! The guard keeps every call site as it is (`B::popcount(x)` in generic code).
+//! Where it would cost in a hot loop, a witness checks once instead: perft's
+//! [`Counter`](crate::moves::Counter) checks [`Bits::cpu_supports`] when it is
+//! built (and panics on a CPU that lacks the path, which the dispatch never
+//! picks) and then calls the `unsafe` [`Bits::popcount_unchecked`].
+//!
+//! # Zero
+//!
+//! `lsb(0)` is 64 and `msb(0)` is 127 (`63 ^ 64`, as `63 ^ lzcnt(0)`) on every
+//! path: `bsf`/`bsr` leave their destination unchanged for a zero input (AMD
+//! documents it; Intel documents the register as undefined, but its processors
+//! leave it unchanged, which operating systems rely on too), so the output register
+//! is preloaded with that value; the table path tests for zero.
 
-mod cpu;
-mod paths;
+pub(crate) mod cpu;
+mod impls;
 
 pub use cpu::Cpu;
-pub use paths::{Asm, Bmi, Extern, ExternBmi, Portable, Table};
+pub use impls::{Asm, Bmi, Extern, ExternBmi, Portable, Table};
 
 use std::fmt;
 use std::str::FromStr;
 
-/// Bitscan and popcount: one implementation per path.
-pub trait Bits: Copy + Default + Send + Sync + fmt::Debug + 'static {
+mod sealed {
+    /// Only this crate implements [`Bits`](super::Bits): its soundness argument
+    /// (module docs) covers exactly these implementations.
+    pub trait Sealed {}
+}
+
+/// Bitscan and popcount: one implementation per path. Sealed.
+pub trait Bits: sealed::Sealed + Copy + Default + Send + Sync + fmt::Debug + 'static {
     /// The path this type implements.
     const PATH: BitPath;
 
-    /// Index of the least significant set bit. `b` must be non-zero; the result
-    /// for zero is unspecified (but never undefined behaviour).
+    /// Index of the least significant set bit; 64 for zero.
     fn lsb(b: u64) -> u32;
 
-    /// Index of the most significant set bit. `b` must be non-zero; the result for
-    /// zero is unspecified (but never undefined behaviour).
+    /// Index of the most significant set bit; 127 for zero (`63 ^ 64`).
     fn msb(b: u64) -> u32;
 
     /// Number of set bits.
     fn popcount(b: u64) -> u32;
+
+    /// Whether this CPU runs every instruction of the path (cached after the
+    /// first call: one load and compare).
+    #[inline(always)]
+    fn cpu_supports() -> bool {
+        true
+    }
+
+    /// [`Bits::popcount`] without its CPU check, for a hot loop whose owner
+    /// checked once (as [`Counter::new`](crate::moves::Counter::new) does).
+    ///
+    /// # Safety
+    /// [`Bits::cpu_supports`] must hold.
+    #[inline(always)]
+    unsafe fn popcount_unchecked(b: u64) -> u32 {
+        Self::popcount(b)
+    }
 
     /// Remove the least significant set bit of `*b` and return its index.
     #[inline(always)]

@@ -4,11 +4,14 @@
 //! rook) and Shredder-FEN (`HAha`, rook files) castling, extra spaces, and missing
 //! move counters.
 
-use super::{castling, Board, NO_PIECE, NO_SQUARE};
-use crate::attacks::Slider;
-use crate::tables::*;
-use crate::types::*;
+use super::*;
+use crate::bits::Portable;
 use std::fmt;
+
+/// The largest halfmove clock a FEN may give. The 75-move rule ends a game
+/// after 150 plies without capture or pawn move, so no game reaches more; a
+/// larger clock is refused rather than carried into the 50-move logic.
+pub const MAX_HALFMOVE: u16 = 150;
 
 /// The standard starting position.
 pub const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -24,8 +27,26 @@ pub enum FenError {
     RankCount(usize),
     /// A rank (1-8) does not describe exactly 8 squares.
     RankLength { rank: u8, squares: usize },
+    /// A rank (1-8) has a digit 9: more than 8 squares.
+    RankTooLong { rank: u8 },
     /// A character that is neither a piece letter nor a digit 1-8.
     BadPiece(char),
+    /// A digit that cannot count empty squares (0).
+    BadDigit(char),
+    /// A colour has more pieces than a game can produce.
+    TooManyPieces {
+        color: Color,
+        what: &'static str,
+        count: u32,
+        max: u32,
+    },
+    /// A colour has more promoted pieces (beyond the starting set) than pawns
+    /// missing.
+    TooManyPromoted {
+        color: Color,
+        promoted: u32,
+        missing_pawns: u32,
+    },
     /// The side to move is not `w` or `b`.
     BadSide(String),
     /// A colour has no king.
@@ -49,6 +70,8 @@ pub enum FenError {
     },
     /// A move counter that is not a number.
     BadCounter { field: &'static str, value: String },
+    /// A halfmove clock above [`MAX_HALFMOVE`].
+    HalfmoveTooLarge(u64),
 }
 
 impl fmt::Display for FenError {
@@ -65,7 +88,42 @@ impl fmt::Display for FenError {
             RankLength { rank, squares } => {
                 write!(f, "FEN rank {rank} describes {squares} squares, expected 8")
             }
+            RankTooLong { rank } => write!(
+                f,
+                "FEN rank {rank} has more than 8 squares (a digit counts 1 to 8 empty squares)"
+            ),
+            BadPiece('\u{feff}') => write!(
+                f,
+                "FEN contains a byte-order mark (U+FEFF) inside the placement"
+            ),
+            BadPiece(c) if c.is_control() || c.is_whitespace() => {
+                write!(f, "bad character U+{:04X} in FEN placement", *c as u32)
+            }
             BadPiece(c) => write!(f, "bad piece letter '{c}' in FEN placement"),
+            BadDigit(c) => write!(
+                f,
+                "bad digit '{c}' in FEN placement (empty squares are counted 1 to 8)"
+            ),
+            TooManyPieces {
+                color,
+                what,
+                count,
+                max,
+            } => write!(
+                f,
+                "{} has {count} {what}; a game allows at most {max}",
+                side(color)
+            ),
+            TooManyPromoted {
+                color,
+                promoted,
+                missing_pawns,
+            } => write!(
+                f,
+                "{} has at least {promoted} promoted piece(s) beyond the starting set \
+                 but only {missing_pawns} pawn(s) missing to promote",
+                side(color)
+            ),
             BadSide(s) => write!(f, "bad side to move '{s}' (expected 'w' or 'b')"),
             MissingKing(c) => write!(f, "{} has no king", side(c)),
             TooManyKings(c) => write!(f, "{} has more than one king", side(c)),
@@ -83,6 +141,11 @@ impl fmt::Display for FenError {
                 write!(f, "impossible en-passant square {square}: {reason}")
             }
             BadCounter { field, value } => write!(f, "bad {field} '{value}': not a number"),
+            HalfmoveTooLarge(n) => write!(
+                f,
+                "halfmove clock {n} is too large: at most {MAX_HALFMOVE} (the 75-move rule \
+                 ends a game there)"
+            ),
         }
     }
 }
@@ -92,6 +155,9 @@ impl std::error::Error for FenError {}
 impl<S: Slider> Board<S> {
     /// Parse a FEN (or the 4 position fields of an EPD line).
     pub fn from_fen(fen: &str) -> Result<Board<S>, FenError> {
+        // A UTF-8 byte-order mark (from a file saved by some editors) is invisible
+        // and means nothing: skip it.
+        let fen = fen.trim_start_matches('\u{feff}');
         let fields: Vec<&str> = fen.split_whitespace().collect();
         if fields.len() < 4 {
             return Err(FenError::MissingFields(fields.len()));
@@ -108,22 +174,24 @@ impl<S: Slider> Board<S> {
         };
         check_material(&b)?;
         parse_castling(&mut b, fields[2])?;
-        parse_ep(&mut b, fields[3])?;
-        let counter = |i: usize, field: &'static str, default: u16| -> Result<u16, FenError> {
-            fields.get(i).map_or(Ok(default), |v| {
-                v.parse::<u16>().map_err(|_| FenError::BadCounter {
-                    field,
-                    value: v.to_string(),
-                })
-            })
+        let counter = |i: usize, field: &'static str, default: u64| -> Result<u64, FenError> {
+            fields
+                .get(i)
+                .map_or(Ok(default), |v| parse_counter(v, field))
         };
-        b.halfmove = counter(4, "halfmove clock", 0)?;
-        b.fullmove = counter(5, "fullmove number", 1)?.max(1);
+        let halfmove = counter(4, "halfmove clock", 0)?;
+        if halfmove > MAX_HALFMOVE as u64 {
+            return Err(FenError::HalfmoveTooLarge(halfmove));
+        }
+        b.halfmove = halfmove as u16;
+        // The full-move number only labels moves: cap it rather than refuse.
+        b.fullmove = counter(5, "fullmove number", 1)?.clamp(1, u16::MAX as u64) as u16;
         if b.is_attacked(b.king_square(b.side.flip()), b.side) {
             return Err(FenError::OpponentInCheck);
         }
+        b.update_check_state::<Portable>();
+        parse_ep(&mut b, fields[3])?;
         (b.key, b.pawn_key) = b.recompute_keys();
-        b.checkers = b.compute_checkers();
         Ok(b)
     }
 
@@ -210,6 +278,7 @@ impl<S: Slider> Board<S> {
             key: 0,
             pawn_key: 0,
             checkers: 0,
+            blockers: 0,
             side: Color::White,
             castling: 0,
             castle_rooks: [0; 4],
@@ -231,8 +300,12 @@ fn parse_placement<S: Slider>(b: &mut Board<S>, placement: &str) -> Result<(), F
         let rank = 7 - i as u8;
         let mut file = 0usize;
         for c in text.chars() {
-            if let Some(d) = c.to_digit(10).filter(|d| (1..=8).contains(d)) {
-                file += d as usize;
+            if let Some(d) = c.to_digit(10) {
+                match d {
+                    0 => return Err(FenError::BadDigit(c)),
+                    9 => return Err(FenError::RankTooLong { rank: rank + 1 }),
+                    _ => file += d as usize,
+                }
             } else {
                 let p = Piece::from_fen_char(c).ok_or(FenError::BadPiece(c))?;
                 if file < 8 {
@@ -260,18 +333,70 @@ fn check_material<S: Slider>(b: &Board<S>) -> Result<(), FenError> {
         }
     }
     let back = RANK_MASKS[0] | RANK_MASKS[7];
-    let pawns = b.pieces[PieceKind::Pawn.index()] & back;
+    let pawns = b.pieces[PAWN] & back;
     if pawns != 0 {
         return Err(FenError::PawnOnBackRank(Square::new(
             pawns.trailing_zeros(),
         )));
     }
+    for color in Color::BOTH {
+        check_promotions(b, color)?;
+    }
     Ok(())
+}
+
+/// Refuse material no game can reach: more than 16 pieces or 8 pawns, or more
+/// pieces beyond the starting set (2 knights, 2 bishops, 2 rooks, 1 queen) than
+/// pawns gone to promote. This bounds the legal moves of any position (218 at
+/// most), so a [`MoveList`] never fills up.
+fn check_promotions<S: Slider>(b: &Board<S>, color: Color) -> Result<(), FenError> {
+    let count = |kind: PieceKind| b.pieces(color, kind).count_ones();
+    let too_many = |what, count, max| {
+        Err(FenError::TooManyPieces {
+            color,
+            what,
+            count,
+            max,
+        })
+    };
+    let all = b.color_bb(color).count_ones();
+    if all > 16 {
+        return too_many("pieces", all, 16);
+    }
+    let pawns = count(PieceKind::Pawn);
+    if pawns > 8 {
+        return too_many("pawns", pawns, 8);
+    }
+    let extra = |kind, start: u32| count(kind).saturating_sub(start);
+    let promoted = extra(PieceKind::Knight, 2)
+        + extra(PieceKind::Bishop, 2)
+        + extra(PieceKind::Rook, 2)
+        + extra(PieceKind::Queen, 1);
+    if promoted > 8 - pawns {
+        return Err(FenError::TooManyPromoted {
+            color,
+            promoted,
+            missing_pawns: 8 - pawns,
+        });
+    }
+    Ok(())
+}
+
+/// A move counter: digits only. Values too large for any type saturate (the
+/// caller refuses or caps them).
+fn parse_counter(v: &str, field: &'static str) -> Result<u64, FenError> {
+    if v.is_empty() || !v.bytes().all(|c| c.is_ascii_digit()) {
+        return Err(FenError::BadCounter {
+            field,
+            value: v.chars().take(20).collect(),
+        });
+    }
+    Ok(v.parse::<u64>().unwrap_or(u64::MAX))
 }
 
 /// The outermost rook of `color` on its back rank on the given side of the king.
 fn outermost_rook<S: Slider>(b: &Board<S>, color: Color, king_side: bool) -> Option<Square> {
-    let ksq = b.king_square(color);
+    let ksq = b.ksq(color.index());
     let back = RANK_MASKS[if color == Color::White { 0 } else { 7 }];
     let side_mask = if king_side {
         RAYS[2][ksq]
@@ -300,7 +425,7 @@ fn parse_castling<S: Slider>(b: &mut Board<S>, field: &str) -> Result<(), FenErr
             Color::Black
         };
         let back_rank = if color == Color::White { 0 } else { 7 };
-        let ksq = b.king_square(color);
+        let ksq = b.ksq(color.index());
         if ksq / 8 != back_rank {
             return Err(FenError::CastlingPieces {
                 right: c,
@@ -364,10 +489,14 @@ fn parse_ep<S: Slider>(b: &mut Board<S>, field: &str) -> Result<(), FenError> {
     if b.pieces(them, PieceKind::Pawn) & (1 << pawn_sq) == 0 {
         return Err(impossible("no pawn that could just have moved two squares"));
     }
-    // Keep the square only when a pawn can capture there, so equal positions hash
-    // equally.
+    // Keep the square only when a pawn stands ready to capture there, and key
+    // it (recompute_keys) only when that capture is legal, as make does.
     if PAWN_ATTACKS[them.index()][sq.index()] & b.pieces(us, PieceKind::Pawn) != 0 {
-        b.ep = sq.index() as u8;
+        b.ep = if b.ep_capture_exists(sq.index()) {
+            sq.index() as u8
+        } else {
+            sq.index() as u8 | EP_UNUSABLE
+        };
     }
     Ok(())
 }

@@ -1,12 +1,10 @@
 //! Single-move questions the search asks without generating every move: is a
 //! hash or killer move legal here, and does a move give check.
 
-use super::{Board, NO_PIECE};
-use crate::attacks::Slider;
+use super::threats::CheckInfo;
+use super::*;
 use crate::bits::Bits;
-use crate::board::movegen::{Sink, Stage};
-use crate::tables::*;
-use crate::types::*;
+use crate::moves::Sink;
 
 /// A sink that keeps only the moves equal to one wanted move.
 struct Find(Move, bool);
@@ -54,14 +52,14 @@ impl<S: Slider> Board<S> {
         let to = m.to().index();
         let us = self.side.index();
         let piece = self.mailbox[from];
-        if m.is_null() || piece == NO_PIECE || (piece / 6) as usize != us {
+        if m.is_null() || piece == NO_PIECE || color_of(piece as usize) != us {
             return false;
         }
         // Only promotions may carry a promotion piece: reject other encodings.
         if m.kind() != MoveKind::Promotion && m.bits() >> 12 & 3 != 0 {
             return false;
         }
-        let kind = piece as usize % 6;
+        let kind = kind_of(piece as usize);
         let own = self.colors[us];
         match m.kind() {
             // Rare moves: ask the generator, which knows every rule for them.
@@ -79,7 +77,7 @@ impl<S: Slider> Board<S> {
                 if own & (1 << to) != 0 || !self.pseudo_legal(m, kind) {
                     return false;
                 }
-                self.legal_given_pseudo::<B>(from, to, kind)
+                self.legal_given_pseudo(from, to, kind)
             }
         }
     }
@@ -131,59 +129,65 @@ impl<S: Slider> Board<S> {
 
     /// Legality of a pseudo-legal normal move or promotion: king safety, check
     /// evasion and pins.
-    fn legal_given_pseudo<B: Bits>(&self, from: usize, to: usize, kind: usize) -> bool {
+    fn legal_given_pseudo(&self, from: usize, to: usize, kind: usize) -> bool {
         let us = self.side.index();
-        let enemy = self.colors[us ^ 1];
-        if kind == PieceKind::King.index() {
+        if kind == KING {
             let occ = self.occupied() ^ (1 << from);
-            return self.attackers_to(to, occ) & enemy == 0;
+            return !self.is_attacked_in::<false>(to, occ, &self.attacker_sets(us ^ 1));
         }
-        let checkers = self.checkers;
-        if checkers & checkers.wrapping_sub(1) != 0 {
+        let ksq = self.ksq(us);
+        if self.check_mask(ksq) & (1 << to) == 0 {
             return false;
         }
-        let ksq = self.king_square(self.side);
-        if checkers != 0 {
-            let mask = BETWEEN[ksq][checkers.trailing_zeros() as usize] | checkers;
-            if mask & (1 << to) == 0 {
-                return false;
-            }
-        }
-        let pinned = self.blockers_for_king::<B>(self.side) & self.colors[us];
+        let pinned = self.blockers & self.colors[us];
         pinned & (1 << from) == 0 || LINE[ksq][from] & (1 << to) != 0
     }
 
     /// Whether the legal move `m` gives check.
+    ///
+    /// This computes the [`CheckInfo`] for the one move; a search asking about
+    /// many moves of one position computes it once with [`Board::check_info`] and
+    /// calls [`Board::gives_check_with`].
     pub fn gives_check<B: Bits>(&self, m: Move) -> bool {
-        let us = self.side;
-        let them = us.flip();
+        self.gives_check_with(m, &self.check_info::<B>())
+    }
+
+    /// Whether the legal move `m` gives check, given this position's `ci`.
+    pub fn gives_check_with(&self, m: Move, ci: &CheckInfo) -> bool {
+        let us = self.side.index();
         let from = m.from().index();
         let to = m.to().index();
         match m.kind() {
-            // Castling and en passant move two pieces: play them out.
+            // Castling and en passant move two pieces: play them out (rare).
             MoveKind::Castling | MoveKind::EnPassant => self.with_move(m).in_check(),
-            MoveKind::Normal | MoveKind::Promotion => {
-                let eksq = self.king_square(them);
-                let occ = (self.occupied() ^ (1 << from)) | (1 << to);
-                let kind = m
-                    .promotion_kind()
-                    .unwrap_or_else(|| PieceKind::from_index(self.mailbox[from] as usize % 6));
-                // Direct check by the piece on its new square.
-                let direct = match kind {
-                    PieceKind::Pawn => PAWN_ATTACKS[us.index()][to],
-                    PieceKind::Knight => KNIGHT_ATTACKS[to],
-                    PieceKind::Bishop => S::bishop_any(to, occ),
-                    PieceKind::Rook => S::rook_any(to, occ),
-                    PieceKind::Queen => S::bishop_any(to, occ) | S::rook_any(to, occ),
-                    PieceKind::King => 0,
+            MoveKind::Normal => {
+                let kind = kind_of(self.mailbox[from] as usize);
+                // Direct check by the piece on its new square, or a discovered one
+                // by a slider whose line the piece left.
+                ci.check_squares[kind] & (1 << to) != 0 || self.discovers_check(from, to, ci)
+            }
+            MoveKind::Promotion => {
+                // The promoted piece's lines may run through the square the pawn
+                // left: look with the pawn gone.
+                let eksq = self.ksq(us ^ 1);
+                let occ = self.occupied() ^ (1 << from);
+                let attacks = match m.promotion_kind() {
+                    Some(PieceKind::Knight) => KNIGHT_ATTACKS[to],
+                    Some(PieceKind::Bishop) => self.bishop_attacks_with(to, occ),
+                    Some(PieceKind::Rook) => self.rook_attacks_with(to, occ),
+                    _ => self.bishop_attacks_with(to, occ) | self.rook_attacks_with(to, occ),
                 };
-                if direct & (1 << eksq) != 0 {
-                    return true;
-                }
-                // Discovered check: the piece left a line between a slider and the king.
-                let blockers = self.blockers_for_king::<B>(them) & self.colors[us.index()];
-                blockers & (1 << from) != 0 && LINE[eksq][from] & (1 << to) == 0
+                attacks & (1 << eksq) != 0 || self.discovers_check(from, to, ci)
             }
         }
+    }
+
+    /// Whether our piece leaving `from` for `to` uncovers one of our sliders on
+    /// the enemy king.
+    #[inline(always)]
+    fn discovers_check(&self, from: usize, to: usize, ci: &CheckInfo) -> bool {
+        let eksq = self.ksq(self.side.index() ^ 1);
+        ci.blockers & self.colors[self.side.index()] & (1 << from) != 0
+            && LINE[eksq][from] & (1 << to) == 0
     }
 }

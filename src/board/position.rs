@@ -3,6 +3,7 @@
 
 use super::{Board, FenError, Undo};
 use crate::attacks::{Magic, Slider};
+use crate::bits::{Bits, Portable};
 use crate::types::Move;
 
 /// A game position with its history.
@@ -70,25 +71,82 @@ impl<S: Slider> Position<S> {
         self.undo.len()
     }
 
-    /// Whether the current position occurred before, within the reversible moves
-    /// (`count` = 1 for "once before", 2 for a threefold repetition).
-    pub fn repetitions(&self) -> usize {
-        let key = self.board.key();
-        let reversible = self.board.halfmove_clock() as usize;
-        self.keys
+    /// How many plies back a position can repeat the current one: the scan stops
+    /// at the last irreversible move (capture, pawn move, lost castling right —
+    /// the halfmove clock counts from it) and at the last null move, and cannot
+    /// go further back than the moves this `Position` knows.
+    ///
+    /// A null move ends the window because the positions before it are not
+    /// reachable by the same moves: Nf3, null, Ng1, null returns the pieces and
+    /// the side to move, yet nothing was repeated by play, and treating it as a
+    /// repetition would let a search "draw" by passing.
+    fn window(&self) -> usize {
+        let since_null = self
+            .undo
             .iter()
             .rev()
-            .take(reversible)
-            .skip(1)
-            .step_by(2)
-            .filter(|&&k| k == key)
-            .count()
+            .position(|(m, _)| m.is_none())
+            .unwrap_or(self.undo.len());
+        since_null.min(self.board.halfmove_clock() as usize)
     }
 
-    /// Draw by the fifty-move rule, threefold repetition or insufficient material.
-    pub fn is_draw(&self) -> bool {
+    /// Distances (in plies, even, from 4 up) of the earlier positions inside the
+    /// window with the current key.
+    fn repeats(&self) -> impl Iterator<Item = usize> + '_ {
+        let key = self.board.key();
+        let n = self.keys.len();
+        (4..=self.window())
+            .step_by(2)
+            .filter(move |&d| self.keys[n - d] == key)
+    }
+
+    /// How many times the current position occurred before, since the last
+    /// irreversible move and the last null move: 1 means "once before", 2 a
+    /// threefold repetition.
+    pub fn repetitions(&self) -> usize {
+        self.repeats().count()
+    }
+
+    /// The repetition test for a search whose root is `plies_from_root` plies back:
+    /// true if the current position occurred before at least once *inside the
+    /// search tree* (fewer than `plies_from_root` plies ago: the side repeating
+    /// could do it again, so it scores as a draw), or at least twice in all (a
+    /// threefold with the game's history).
+    ///
+    /// Null moves and irreversible moves end the scan (see the window above).
+    pub fn is_repetition(&self, plies_from_root: usize) -> bool {
+        let mut seen = 0;
+        for d in self.repeats() {
+            if d < plies_from_root {
+                return true;
+            }
+            seen += 1;
+            if seen >= 2 {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Whether the game is drawn by threefold repetition: the current position
+    /// occurred twice before within the window.
+    pub fn is_threefold(&self) -> bool {
+        self.repeats().nth(1).is_some()
+    }
+
+    /// Whether the fifty-move rule draws the game: 100 plies without capture or
+    /// pawn move, unless the side to move is checkmated (a mate on the 100th ply
+    /// stands).
+    pub fn is_fifty_move_draw<B: Bits>(&self) -> bool {
         self.board.halfmove_clock() >= 100
-            || self.repetitions() >= 2
+            && !(self.board.in_check() && self.board.count_moves::<B>() == 0)
+    }
+
+    /// Draw by the fifty-move rule (with the mate exception), threefold
+    /// repetition or insufficient material.
+    pub fn is_draw(&self) -> bool {
+        self.is_fifty_move_draw::<Portable>()
+            || self.is_threefold()
             || self.board.insufficient_material()
     }
 }

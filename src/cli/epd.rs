@@ -443,7 +443,7 @@ fn is_chess960<S: Slider>(board: &Board<S>) -> bool {
     (0..4).any(|i| {
         board.castling_rook(i).is_some_and(|rook| {
             let color = if i < 2 { Color::White } else { Color::Black };
-            let king_file = board.king_square(color) % 8;
+            let king_file = board.king_square(color).index() % 8;
             let corner = if i % 2 == 0 { 7 } else { 0 };
             king_file != 4 || rook.file() != corner
         })

@@ -79,14 +79,14 @@ fn rel(strong: Color, sq: usize) -> usize {
 /// the kings together.
 fn kbnk<Sl: Slider>(board: &Board<Sl>, strong: Color) -> i32 {
     let bishop = board.pieces(strong, PieceKind::Bishop);
-    let lone = board.king_square(strong.flip());
+    let lone = board.king_square(strong.flip()).index();
     let corners = if bishop & LIGHT_SQUARES != 0 {
         [7, 56]
     } else {
         [0, 63]
     };
     let corner = distance(lone, corners[0]).min(distance(lone, corners[1]));
-    let kings = distance(lone, board.king_square(strong));
+    let kings = distance(lone, board.king_square(strong).index());
     KNOWN_WIN + KBNK_CORNER * (7 - corner) + KBNK_KINGS * (7 - kings) + 5 * centre_distance(lone)
 }
 
@@ -98,8 +98,8 @@ fn kpk<B: Bits, Sl: Slider>(board: &Board<Sl>, strong: Color) -> Option<i32> {
         strong,
         B::lsb(board.pieces(strong, PieceKind::Pawn)) as usize,
     );
-    let sk = rel(strong, board.king_square(strong));
-    let wk = rel(strong, board.king_square(strong.flip()));
+    let sk = rel(strong, board.king_square(strong).index());
+    let wk = rel(strong, board.king_square(strong.flip()).index());
     let weak_to_move = board.side_to_move() != strong;
     let (file, rank) = (pawn & 7, pawn >> 3);
     let promotion = 56 + file;
@@ -133,8 +133,8 @@ fn kpk<B: Bits, Sl: Slider>(board: &Board<Sl>, strong: Color) -> Option<i32> {
 fn krkp<B: Bits, Sl: Slider>(board: &Board<Sl>, strong: Color) -> i32 {
     let weak = strong.flip();
     let pawn = rel(strong, B::lsb(board.pieces(weak, PieceKind::Pawn)) as usize);
-    let sk = rel(strong, board.king_square(strong));
-    let wk = rel(strong, board.king_square(weak));
+    let sk = rel(strong, board.king_square(strong).index());
+    let wk = rel(strong, board.king_square(weak).index());
     let promotion = pawn & 7;
     let strong_to_move = board.side_to_move() == strong;
     // From the strong side, the weak pawn runs toward rank 1: its forward span is
@@ -208,5 +208,5 @@ fn wrong_bishop<Sl: Slider>(board: &Board<Sl>, strong: Color, s: &Side) -> bool 
     };
     let bishop_light = board.pieces(strong, PieceKind::Bishop) & LIGHT_SQUARES != 0;
     let corner_light = LIGHT_SQUARES >> promotion & 1 != 0;
-    bishop_light != corner_light && distance(board.king_square(weak), promotion) <= 1
+    bishop_light != corner_light && distance(board.king_square(weak).index(), promotion) <= 1
 }

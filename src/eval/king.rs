@@ -54,7 +54,7 @@ pub(crate) fn king_safety<B: Bits, Sl: Slider, T: Trace>(
 /// Pawns in front of the king and enemy pawns storming it, on the king's file and
 /// its neighbours (a king on the edge is treated as on the b- or g-file).
 fn shelter<B: Bits, Sl: Slider, T: Trace>(board: &Board<Sl>, c: Color, t: &mut T) -> S {
-    let ksq = board.king_square(c);
+    let ksq = board.king_square(c).index();
     let ahead = ranks_from(c, ksq >> 3);
     let ours = board.pieces(c, PieceKind::Pawn) & ahead;
     let theirs = board.pieces(c.flip(), PieceKind::Pawn) & ahead;
@@ -107,7 +107,7 @@ fn danger<B: Bits, Sl: Slider, T: Trace>(board: &Board<Sl>, c: Color, info: &Inf
         return S::ZERO;
     }
     let e = c.flip();
-    let ksq = board.king_square(c);
+    let ksq = board.king_square(c).index();
     let occ = board.occupied();
     // Squares we defend at most once, and then only with the king or queen.
     let weak = info.all[them]
@@ -169,8 +169,8 @@ pub(crate) fn passed<B: Bits, Sl: Slider, T: Trace>(
 ) -> S {
     let e = c.flip();
     let occ = board.occupied();
-    let own_king = board.king_square(c);
-    let their_king = board.king_square(e);
+    let own_king = board.king_square(c).index();
+    let their_king = board.king_square(e).index();
     let pawn_ending =
         board.color_bb(e) & !board.kind_bb(PieceKind::Pawn) & !board.kind_bb(PieceKind::King) == 0;
     let mut s = S::ZERO;
@@ -214,7 +214,7 @@ fn unstoppable<Sl: Slider>(board: &Board<Sl>, c: Color, sq: usize) -> bool {
     // From its first square a pawn moves two at once.
     let moves = (7 - relative_rank(c, sq) as i32).min(5);
     let tempo = (board.side_to_move() != c) as i32;
-    moves < distance(board.king_square(c.flip()), promotion) - tempo
+    moves < distance(board.king_square(c.flip()).index(), promotion) - tempo
 }
 
 /// In a pawn ending, a king belongs in the centre, near the pawns of both sides.
@@ -228,7 +228,7 @@ pub(crate) fn pawn_ending<Sl: Slider, T: Trace>(board: &Board<Sl>, c: Color, t: 
         t,
         c,
         ENDGAME_KING_CENTER,
-        3 - centre_distance(board.king_square(c)),
+        3 - centre_distance(board.king_square(c).index()),
     );
     t.term(Term::Endgame, c, s);
     s

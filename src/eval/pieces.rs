@@ -40,7 +40,7 @@ impl Info {
         for c in Color::BOTH {
             let i = c.index();
             let pawns = pawn_attacks(c, board.pieces(c, PieceKind::Pawn));
-            let ksq = board.king_square(c);
+            let ksq = board.king_square(c).index();
             let king = KING_ATTACKS[ksq];
             info.by_kind[i][PieceKind::Pawn.index()] = pawns;
             info.by_kind[i][PieceKind::King.index()] = king;
@@ -78,7 +78,7 @@ pub(crate) fn pieces<B: Bits, Sl: Slider, T: Trace>(
     let occ = board.occupied();
     let own_pawns = board.pieces(c, PieceKind::Pawn);
     let their_pawns = board.pieces(them, PieceKind::Pawn);
-    let enemy_king = KING_ATTACKS[board.king_square(them)];
+    let enemy_king = KING_ATTACKS[board.king_square(them).index()];
     // Squares worth moving to: not our pawns or king, not covered by an enemy pawn.
     let area = !(own_pawns
         | board.pieces(c, PieceKind::King)
@@ -93,7 +93,7 @@ pub(crate) fn pieces<B: Bits, Sl: Slider, T: Trace>(
     let rooks = B::popcount(board.pieces(c, PieceKind::Rook)) as i32;
     extra += weight(t, c, KNIGHT_PAWNS, knights * pawns_over_five);
     extra += weight(t, c, ROOK_PAWNS, rooks * pawns_over_five);
-    let own_king = board.king_square(c);
+    let own_king = board.king_square(c).index();
     extra += weight(t, c, SPACE, space::<B, Sl>(board, c, info));
 
     let mut bb = board.pieces(c, PieceKind::Knight);

@@ -846,6 +846,8 @@ impl<'a, E: Engine> Worker<'a, E> {
         let mut root_index = self.pv_idx;
         let tt_capture = !tt_move.is_null() && is_noisy(&self.board, tt_move);
         let single_reply = in_check && !root && self.board.count_moves::<E::Bits>() == 1;
+        // The squares and lines that give check, once for every move of the node.
+        let check_info = self.board.check_info::<E::Bits>();
         loop {
             let m = if root {
                 // The root walks its own list, in the order the last iteration left.
@@ -878,7 +880,7 @@ impl<'a, E: Engine> Worker<'a, E> {
                 });
             }
             let noisy = is_noisy(&self.board, m);
-            let gives_check = self.board.gives_check::<E::Bits>(m);
+            let gives_check = self.board.gives_check_with(m, &check_info);
             let hist = if noisy {
                 0
             } else {
@@ -1320,6 +1322,7 @@ impl<'a, E: Engine> Worker<'a, E> {
         } else {
             static_eval + 180
         };
+        let mut check_info = None;
         loop {
             let cont = self.cont_tables(ply);
             let Some(m) = picker.next::<E>(&self.board, &self.data.histories, cont, |_, _| true)
@@ -1333,7 +1336,8 @@ impl<'a, E: Engine> Worker<'a, E> {
                 let gain = captured_kind(&self.board, m).map_or(0, |k| ORDER_VALUES[k.index()])
                     + m.promotion_kind()
                         .map_or(0, |k| ORDER_VALUES[k.index()] - 100);
-                if futility_base + gain <= alpha && !self.board.gives_check::<E::Bits>(m) {
+                let ci = *check_info.get_or_insert_with(|| self.board.check_info::<E::Bits>());
+                if futility_base + gain <= alpha && !self.board.gives_check_with(m, &ci) {
                     best_score = best_score.max(futility_base + gain);
                     continue;
                 }

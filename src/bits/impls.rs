@@ -1,7 +1,19 @@
 //! The implementations of [`Bits`], one zero-sized type per path.
 
-use super::{BitPath, Bits};
+use super::{sealed::Sealed, BitPath, Bits};
 use crate::tables::{FIRST_ONE, LAST_ONE, POPCOUNT_16};
+
+impl Sealed for Asm {}
+impl Sealed for Bmi {}
+impl Sealed for Table {}
+impl Sealed for Portable {}
+impl Sealed for Extern {}
+impl Sealed for ExternBmi {}
+
+/// What `lsb` returns for zero on every path.
+const LSB_ZERO: u32 = 64;
+/// What `msb` returns for zero on every path (`63 ^ 64`).
+const MSB_ZERO: u32 = 127;
 
 /// Inline-asm `bsf`/`bsr` with Kernighan's popcount loop (Gk's choices).
 #[derive(Clone, Copy, Debug, Default)]
@@ -75,7 +87,11 @@ impl Bits for Table {
         if w2 != 0 {
             return 32 + LAST_ONE[w2] as u32;
         }
-        48 + LAST_ONE[(b >> 48) as usize] as u32
+        let hi = (b >> 48) as usize;
+        if hi != 0 {
+            return 48 + LAST_ONE[hi] as u32;
+        }
+        LSB_ZERO
     }
 
     #[inline(always)]
@@ -92,7 +108,11 @@ impl Bits for Table {
         if w1 != 0 {
             return 16 + FIRST_ONE[w1] as u32;
         }
-        FIRST_ONE[(b & 0xFFFF) as usize] as u32
+        let lo = (b & 0xFFFF) as usize;
+        if lo != 0 {
+            return FIRST_ONE[lo] as u32;
+        }
+        MSB_ZERO
     }
 
     #[inline(always)]
@@ -107,31 +127,45 @@ impl Bits for Table {
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     use super::*;
+    use crate::bits::cpu::has_bmi_path;
     use core::arch::asm;
+
+    /// `bsf`, with 64 for zero: the output register is preloaded with 64, which
+    /// `bsf` leaves as it is for a zero input (see the module docs).
+    #[inline(always)]
+    pub(super) fn bsf(b: u64) -> u32 {
+        let mut r: u64 = LSB_ZERO as u64;
+        // SAFETY: bsf reads one register and writes one register and the flags;
+        // it touches no memory and exists on every x86-64 CPU. `pure` holds: the
+        // result depends only on `b` (and the preloaded constant).
+        unsafe {
+            asm!("bsf {r}, {b}", b = in(reg) b, r = inout(reg) r, options(pure, nomem, nostack))
+        };
+        r as u32
+    }
+
+    /// `bsr`, with 127 for zero, as [`bsf`].
+    #[inline(always)]
+    pub(super) fn bsr(b: u64) -> u32 {
+        let mut r: u64 = MSB_ZERO as u64;
+        // SAFETY: as for bsf.
+        unsafe {
+            asm!("bsr {r}, {b}", b = in(reg) b, r = inout(reg) r, options(pure, nomem, nostack))
+        };
+        r as u32
+    }
 
     impl Bits for Asm {
         const PATH: BitPath = BitPath::Asm;
 
         #[inline(always)]
         fn lsb(b: u64) -> u32 {
-            let r: u64;
-            // SAFETY: bsf reads one register and writes one register and the flags;
-            // it touches no memory. For b == 0 the result is whatever the register
-            // held, which the trait documents as unspecified.
-            unsafe {
-                asm!("bsf {r}, {b}", b = in(reg) b, r = lateout(reg) r, options(pure, nomem, nostack))
-            };
-            r as u32
+            bsf(b)
         }
 
         #[inline(always)]
         fn msb(b: u64) -> u32 {
-            let r: u64;
-            // SAFETY: as for bsf above.
-            unsafe {
-                asm!("bsr {r}, {b}", b = in(reg) b, r = lateout(reg) r, options(pure, nomem, nostack))
-            };
-            r as u32
+            bsr(b)
         }
 
         #[inline(always)]
@@ -145,20 +179,25 @@ mod x86 {
 
         #[inline(always)]
         fn lsb(b: u64) -> u32 {
-            let r: u64;
-            // SAFETY: register-only instruction, no memory. It is only run after
-            // `BitPath::Bmi.available()` saw BMI1 (on a CPU without it, tzcnt decodes
-            // as bsf, which is still harmless).
+            let mut r: u64 = LSB_ZERO as u64;
+            // SAFETY: register-only, no memory. `tzcnt` is `rep bsf`: a CPU without
+            // BMI1 runs it as `bsf`, same index for non-zero, and for zero it keeps
+            // the preloaded 64, which is what tzcnt writes. So it is correct on
+            // every x86-64 CPU and needs no check.
             unsafe {
-                asm!("tzcnt {r}, {b}", b = in(reg) b, r = lateout(reg) r, options(pure, nomem, nostack))
+                asm!("tzcnt {r}, {b}", b = in(reg) b, r = inout(reg) r, options(pure, nomem, nostack))
             };
             r as u32
         }
 
         #[inline(always)]
         fn msb(b: u64) -> u32 {
+            if !has_bmi_path() {
+                return bsr(b);
+            }
             let r: u64;
-            // SAFETY: register-only instruction, no memory; selected only with LZCNT.
+            // SAFETY: register-only instruction, no memory; LZCNT was just checked
+            // (without it the CPU would run bsr and answer wrongly).
             unsafe {
                 asm!("lzcnt {r}, {b}", b = in(reg) b, r = lateout(reg) r, options(pure, nomem, nostack))
             };
@@ -167,8 +206,23 @@ mod x86 {
 
         #[inline(always)]
         fn popcount(b: u64) -> u32 {
+            if !has_bmi_path() {
+                return kernighan(b);
+            }
+            // SAFETY: POPCNT was just checked.
+            unsafe { Self::popcount_unchecked(b) }
+        }
+
+        #[inline(always)]
+        fn cpu_supports() -> bool {
+            has_bmi_path()
+        }
+
+        #[inline(always)]
+        unsafe fn popcount_unchecked(b: u64) -> u32 {
             let r: u64;
-            // SAFETY: register-only instruction, no memory; selected only with POPCNT.
+            // SAFETY: register-only instruction, no memory; the caller vouches for
+            // POPCNT (`cpu_supports`).
             unsafe {
                 asm!("popcnt {r}, {b}", b = in(reg) b, r = lateout(reg) r, options(pure, nomem, nostack))
             };
@@ -192,8 +246,9 @@ mod out_of_line {
 
     // SAFETY (every call below): the functions are defined in asm/x86_64/bits.S with
     // the System V ABI declared here; each reads only its argument register and
-    // writes only rax, rcx and the flags, which are caller-saved. The BMI ones are
-    // selected only when the CPU has the instructions.
+    // writes only rax, rcx and the flags, which are caller-saved. The tzcnt one is
+    // correct on every x86-64 CPU (it runs as bsf with a preloaded 64 without
+    // BMI1); the lzcnt and popcnt ones are called only after the cached CPU check.
     impl Bits for Extern {
         const PATH: BitPath = BitPath::Extern;
 
@@ -223,11 +278,27 @@ mod out_of_line {
 
         #[inline(always)]
         fn msb(b: u64) -> u32 {
+            if !crate::bits::cpu::has_bmi_path() {
+                return Portable::msb(b);
+            }
             unsafe { brokkr_msb_lzcnt(b) }
         }
 
         #[inline(always)]
         fn popcount(b: u64) -> u32 {
+            if !crate::bits::cpu::has_bmi_path() {
+                return kernighan(b);
+            }
+            unsafe { brokkr_popcount_popcnt(b) }
+        }
+
+        #[inline(always)]
+        fn cpu_supports() -> bool {
+            crate::bits::cpu::has_bmi_path()
+        }
+
+        #[inline(always)]
+        unsafe fn popcount_unchecked(b: u64) -> u32 {
             unsafe { brokkr_popcount_popcnt(b) }
         }
     }
