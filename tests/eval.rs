@@ -108,6 +108,9 @@ fn symmetric<S: Slider>(a: &Board<S>, m: &Board<S>) -> Result<(), String> {
     if va != vm {
         return Err(format!("side to move: {va} vs mirrored {vm}"));
     }
+    if va.abs() >= 10_000 {
+        return Err(format!("{va} is outside the evaluation's range"));
+    }
     Ok(())
 }
 
