@@ -27,7 +27,8 @@ pub enum Term {
     Pieces,
     /// Threats and hanging pieces.
     Threats,
-    /// King centralisation in pawn endings.
+    /// King centralisation in pawn endings; as a switch, also the endgame rules
+    /// (KBNK, KPK, KRKP, insufficient material) and the drawish scale factors.
     Endgame,
     /// The side to move's bonus.
     Tempo,
