@@ -108,6 +108,9 @@ fn symmetric<S: Slider>(a: &Board<S>, m: &Board<S>) -> Result<(), String> {
     if va != vm {
         return Err(format!("side to move: {va} vs mirrored {vm}"));
     }
+    if va.abs() >= 10_000 {
+        return Err(format!("{va} is outside the evaluation's range"));
+    }
     Ok(())
 }
 
@@ -280,6 +283,15 @@ fn eval_off_switches_term_groups_off() {
     }
     assert_eq!(row(&all, "Mobility"), row(&off, "Mobility"));
     assert_ne!(all.lines().last(), off.lines().last());
+    // The endgame switch takes the rules and the scale factors with it.
+    let kbnk = "8/8/8/3k4/8/3NK3/8/5B2 b - - 0 1";
+    let on = String::from_utf8(brokkr(&["eval", "--fen", kbnk]).stdout).unwrap();
+    let off =
+        String::from_utf8(brokkr(&["eval", "--fen", kbnk, "--off", "endgame"]).stdout).unwrap();
+    assert!(
+        on.contains("Special endgame rule") && !off.contains("Special endgame rule"),
+        "{off}"
+    );
 }
 
 #[test]

@@ -30,10 +30,11 @@ pub const DANGER_EG_DIVISOR: i32 = 16;
 
 /// The penalty for a king facing `danger`: grows with the square of the danger in
 /// the middlegame (one attacker is little, several together are decisive) and
-/// linearly in the endgame. Nothing below zero.
+/// linearly in the endgame. Nothing below zero; the danger is capped where its
+/// square would overflow (far beyond any real position).
 #[inline(always)]
 pub fn danger_penalty(danger: S) -> S {
-    let mg = danger.mg().max(0);
+    let mg = danger.mg().clamp(0, 40_000);
     let eg = danger.eg().max(0);
     S(mg * mg / DANGER_MG_DIVISOR, eg / DANGER_EG_DIVISOR)
 }

@@ -128,7 +128,9 @@ pub fn evaluate_white<B: Bits, Sl: Slider, T: Trace>(
     t: &mut T,
 ) -> Evaluation {
     let phase = phase::<B, Sl>(board);
-    if let Some(value) = endgame::special::<B, Sl>(board) {
+    let terms = TERMS.load(Ordering::Relaxed);
+    let rules = on(terms, Term::Endgame);
+    if let Some(value) = endgame::special::<B, Sl>(board).filter(|_| rules) {
         return Evaluation {
             value,
             score: S::ZERO,
@@ -137,7 +139,6 @@ pub fn evaluate_white<B: Bits, Sl: Slider, T: Trace>(
             special: true,
         };
     }
-    let terms = TERMS.load(Ordering::Relaxed);
     let mut score = material::<B, Sl, T>(board, t);
 
     let white_pawns = board.pieces(Color::White, PieceKind::Pawn);
@@ -181,7 +182,11 @@ pub fn evaluate_white<B: Bits, Sl: Slider, T: Trace>(
         score += if stm == Color::White { s } else { -s };
     }
 
-    let scale = endgame::scale::<B, Sl>(board, score.eg());
+    let scale = if rules {
+        endgame::scale::<B, Sl>(board, score.eg())
+    } else {
+        SCALE_NORMAL
+    };
     let value = taper(score, phase, scale);
     Evaluation {
         value,

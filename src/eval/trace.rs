@@ -8,18 +8,29 @@
 use super::score::S;
 use crate::types::Color;
 
-/// The groups of terms the table shows (and that [`super::toggle`] switches).
+/// The groups of terms the table shows (and that [`super::set_terms`] switches).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Term {
+    /// Material by piece kind.
     Material,
+    /// The piece-square tables.
     Pst,
+    /// Mobility by piece kind.
     Mobility,
+    /// Pawn structure (the pawn hash).
     Pawns,
+    /// Passed pawns with the pieces and kings.
     Passed,
+    /// King shelter, storm and danger.
     King,
+    /// Bishop pair, rooks, outposts, space and the other piece terms.
     Pieces,
+    /// Threats and hanging pieces.
     Threats,
+    /// King centralisation in pawn endings; as a switch, also the endgame rules
+    /// (KBNK, KPK, KRKP, insufficient material) and the drawish scale factors.
     Endgame,
+    /// The side to move's bonus.
     Tempo,
 }
 

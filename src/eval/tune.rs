@@ -3,7 +3,7 @@
 //! Each labelled position is evaluated once with a [`CoefTrace`], which records
 //! how many times each weight was applied for each side. The evaluation is linear
 //! in all weights but the king-danger ones, which go through
-//! [`danger_penalty`](super::king::danger_penalty); the tuner keeps their counts
+//! `king::danger_penalty`; the tuner keeps their counts
 //! apart and applies the same function. So the model the tuner fits *is* the
 //! evaluation (up to integer rounding), and its gradient is exact.
 //!
