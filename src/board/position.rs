@@ -66,6 +66,17 @@ impl<S: Slider> Position<S> {
         }
     }
 
+    /// The key of the position before each move played, oldest first (what a
+    /// search needs for repetitions against the game).
+    pub fn keys(&self) -> &[u64] {
+        &self.keys
+    }
+
+    /// Switch Chess960 notation on or off (the position itself is unchanged).
+    pub fn set_chess960(&mut self, on: bool) {
+        self.board.set_chess960(on);
+    }
+
     /// Number of moves played since the position was set up.
     pub fn ply(&self) -> usize {
         self.undo.len()

@@ -2,7 +2,7 @@
 //! hash table, and print the node count (the search's signature: with one thread it
 //! is the same on every run and for every bit path and backend) and the speed.
 
-use super::{choice, Args};
+use super::Args;
 use crate::board::Board;
 use crate::engine::Engine;
 use crate::search::{self, Control, Limits, Settings, ThreadData, TranspositionTable};
@@ -42,12 +42,7 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     };
     let threads = parse_range(&a, "threads", 1, 1, 256)?;
     let hash = parse_range(&a, "hash", 16, 1, 1 << 20)?;
-    let c = choice(&a)?;
-    let (bits, slider, note) =
-        crate::engine::resolve(c.bits, c.slider, &crate::bits::Cpu::detect());
-    if let Some(n) = note {
-        noteln!("brokkr: {n}");
-    }
+    let (bits, slider) = super::search_pair(&a)?;
     crate::with_engine!(bits, slider, E => bench::<E>(depth, threads, hash, out))
 }
 

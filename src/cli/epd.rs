@@ -11,7 +11,7 @@
 use super::bench::parse_range;
 use super::lines::{Line, LineReader, MAX_LINE};
 use super::text::{escape, escape_short};
-use super::{choice, Args};
+use super::Args;
 use crate::attacks::Slider;
 use crate::board::{Board, MoveError};
 use crate::engine::Engine;
@@ -77,12 +77,7 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     let limits = limits(&a)?;
     let threads = parse_range(&a, "threads", 1, 1, 256)?;
     let hash = parse_range(&a, "hash", 16, 1, 1 << 20)?;
-    let c = choice(&a)?;
-    let (bits, slider, note) =
-        crate::engine::resolve(c.bits, c.slider, &crate::bits::Cpu::detect());
-    if let Some(n) = note {
-        noteln!("brokkr: {n}");
-    }
+    let (bits, slider) = super::search_pair(&a)?;
     let job = Job {
         file,
         limits,

@@ -280,6 +280,21 @@ fn help(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     }
 }
 
+/// The built (bit path, backend) pair the search runs for `--bits`/`--slider`
+/// (or the config file, or the CPU): [`choice`], then the fallback of
+/// [`crate::engine::resolve`], reported on stderr when it applies.
+pub(crate) fn search_pair(
+    a: &Args,
+) -> Result<(crate::bits::BitPath, crate::attacks::SliderKind), String> {
+    let c = choice(a)?;
+    let (bits, slider, note) =
+        crate::engine::resolve(c.bits, c.slider, &crate::bits::Cpu::detect());
+    if let Some(n) = note {
+        noteln!("brokkr: {n}");
+    }
+    Ok((bits, slider))
+}
+
 /// The bit path and slider backend: `--bits`/`--slider` if given, else the
 /// config file written by `brokkr paths --save`, else the CPU's default.
 pub(crate) fn choice(a: &Args) -> Result<crate::config::Choice, String> {

@@ -4,7 +4,7 @@
 use super::Msg;
 use crate::attacks::{Magic, SliderKind};
 use crate::bits::{BitPath, Cpu};
-use crate::board::{Board, MoveError};
+use crate::board::{Board, MoveError, Position};
 use crate::search::{
     self, Control, Event, Features, Limits, SearchResult, Settings, ThreadData, TranspositionTable,
 };
@@ -15,56 +15,53 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-/// A game: its starting position and the moves played since.
+/// A game: a [`Position`] with the rules' questions the dialects ask.
 #[derive(Clone, Debug)]
 pub struct Game {
-    start: Board<Magic>,
-    moves: Vec<Move>,
-    board: Board<Magic>,
-    /// The key of the position before each move played.
-    keys: Vec<u64>,
+    position: Position<Magic>,
 }
 
 impl Game {
     /// A game starting at `board`.
     pub fn new(board: Board<Magic>) -> Game {
         Game {
-            start: board,
-            moves: Vec::new(),
-            board,
-            keys: Vec::new(),
+            position: Position::new(board),
         }
     }
 
     /// The current position.
     pub fn board(&self) -> &Board<Magic> {
-        &self.board
+        self.position.board()
     }
 
-    /// The moves played since the start.
-    pub fn moves(&self) -> &[Move] {
-        &self.moves
+    /// The number of moves played since the start.
+    pub fn len(&self) -> usize {
+        self.position.ply()
+    }
+
+    /// Whether no move was played since the start.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
     }
 
     /// Keys of the positions before the current one, oldest first.
     pub fn history(&self) -> &[u64] {
-        &self.keys
+        self.position.keys()
     }
 
     /// Play a legal move.
     pub fn push(&mut self, m: Move) {
-        self.keys.push(self.board.key());
-        self.board.make(m);
-        self.moves.push(m);
+        self.position.push(m);
     }
 
     /// Parse a move (UCI, or SAN if `san` is allowed) and play it.
     pub fn push_str(&mut self, s: &str, san: bool) -> Result<Move, MoveError> {
-        let m = match self.board.parse_uci(s) {
+        let b = self.board();
+        let m = match b.parse_uci(s) {
             Ok(m) => m,
             Err(e @ MoveError::Illegal(_)) => return Err(e),
             Err(e) if !san => return Err(e),
-            Err(_) => self.board.parse_san(s)?,
+            Err(_) => b.parse_san(s)?,
         };
         self.push(m);
         Ok(m)
@@ -72,27 +69,17 @@ impl Game {
 
     /// Take back the last move; false if there is none.
     pub fn pop(&mut self) -> bool {
-        if self.moves.pop().is_none() {
-            return false;
-        }
-        self.keys.pop();
-        let mut b = self.start;
-        for &m in &self.moves {
-            b.make(m);
-        }
-        self.board = b;
-        true
+        self.position.pop()
     }
 
-    /// Switch Chess960 notation for every board of the game.
+    /// Switch Chess960 notation.
     pub fn set_chess960(&mut self, on: bool) {
-        self.start.set_chess960(on);
-        self.board.set_chess960(on);
+        self.position.set_chess960(on);
     }
 
     /// How the game stands by the rules, if it is over.
     pub fn outcome(&self) -> Option<Outcome> {
-        let b = &self.board;
+        let b = self.board();
         if b.legal_moves::<crate::bits::Portable>().is_empty() {
             return Some(if b.in_check() {
                 Outcome::Checkmate(b.side_to_move().flip())
@@ -103,16 +90,7 @@ impl Game {
         if b.halfmove_clock() >= 100 {
             return Some(Outcome::FiftyMoves);
         }
-        let key = b.key();
-        let window = (b.halfmove_clock() as usize).min(self.keys.len());
-        let reps = self.keys[self.keys.len() - window..]
-            .iter()
-            .rev()
-            .skip(1)
-            .step_by(2)
-            .filter(|&&k| k == key)
-            .count();
-        if reps >= 2 {
+        if self.position.is_threefold() {
             return Some(Outcome::Repetition);
         }
         if b.insufficient_material() {

@@ -665,7 +665,7 @@ mod tests {
         assert!(parse_position(&["startpos", "moves", "e2e4", "e2e4"], false).is_err());
         assert!(parse_position(&["fen", "8/8/8/8/8/8/8/8", "w", "-", "-"], false).is_err());
         let g = parse_position(&["startpos", "moves", "e2e4", "e7e5"], false).unwrap();
-        assert_eq!(g.moves().len(), 2);
+        assert_eq!(g.len(), 2);
     }
 
     #[test]

@@ -38,17 +38,30 @@ enum Stage {
 /// The piece kind captured by `m`, if any (en passant captures a pawn).
 #[inline(always)]
 pub fn captured_kind<S: crate::attacks::Slider>(board: &Board<S>, m: Move) -> Option<PieceKind> {
-    match m.kind() {
-        MoveKind::EnPassant => Some(PieceKind::Pawn),
-        MoveKind::Castling => None,
-        _ => board.piece_on(m.to()).map(|p| p.kind()),
-    }
+    board.captured_piece(m).map(|p| p.kind())
 }
 
 /// Whether `m` is a capture or a promotion (the moves quiescence searches).
 #[inline(always)]
 pub fn is_noisy<S: crate::attacks::Slider>(board: &Board<S>, m: Move) -> bool {
-    m.kind() == MoveKind::Promotion || captured_kind(board, m).is_some()
+    m.kind() == MoveKind::Promotion || board.is_capture(m)
+}
+
+/// A quiet move's order: butterfly history plus the continuation histories of the
+/// moves one and two plies back.
+#[inline(always)]
+fn quiet_score<S: crate::attacks::Slider>(
+    board: &Board<S>,
+    hist: &Histories,
+    cont: [Option<&PieceTo>; 2],
+    m: Move,
+) -> i32 {
+    let (p, to) = (board.moved_piece(m).index(), m.to().index());
+    let mut s = hist.quiet(board.side_to_move(), m);
+    for c in cont.iter().flatten() {
+        s += c[p][to] as i32;
+    }
+    s
 }
 
 /// Hands out the moves of one node, best first.
@@ -122,9 +135,7 @@ impl MovePicker {
             let promo = m
                 .promotion_kind()
                 .map_or(0, |k| ORDER_VALUES[k.index()] - ORDER_VALUES[0]);
-            let piece = board
-                .piece_on(m.from())
-                .expect("a generated move has a piece");
+            let piece = board.moved_piece(m);
             let captured = captured_kind(board, m)
                 .map_or(PieceKind::Pawn, |k| k)
                 .index();
@@ -143,41 +154,23 @@ impl MovePicker {
         hist: &Histories,
         cont: [Option<&PieceTo>; 2],
     ) {
-        let side = board.side_to_move();
         for i in 0..self.len {
-            let m = self.moves[i];
-            let piece = board
-                .piece_on(m.from())
-                .expect("a generated move has a piece");
-            let (p, to) = (piece.index(), m.to().index());
-            let mut s = hist.quiet(side, m);
-            for c in cont.iter().flatten() {
-                s += c[p][to] as i32;
-            }
-            self.scores[i] = s;
+            self.scores[i] = quiet_score(board, hist, cont, self.moves[i]);
         }
     }
 
+    /// Evasions: captures first by victim, then quiet moves by history.
     fn score_evasions<E: Engine>(
         &mut self,
         board: &Board<E::Slider>,
         hist: &Histories,
         cont: [Option<&PieceTo>; 2],
     ) {
-        let side = board.side_to_move();
         for i in 0..self.len {
             let m = self.moves[i];
-            self.scores[i] = if let Some(k) = captured_kind(board, m) {
-                (1 << 24) + ORDER_VALUES[k.index()] * 16
-            } else {
-                let piece = board
-                    .piece_on(m.from())
-                    .expect("a generated move has a piece");
-                let mut s = hist.quiet(side, m);
-                for c in cont.iter().flatten() {
-                    s += c[piece.index()][m.to().index()] as i32;
-                }
-                s
+            self.scores[i] = match captured_kind(board, m) {
+                Some(k) => (1 << 24) + ORDER_VALUES[k.index()] * 16,
+                None => quiet_score(board, hist, cont, m),
             };
         }
     }

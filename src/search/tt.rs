@@ -54,6 +54,22 @@ pub struct TtHit {
     pub bound: Bound,
 }
 
+impl TtHit {
+    /// Whether the stored score settles a search of the window `alpha..beta`: a
+    /// lower bound at or above beta, an upper bound at or below alpha, or an exact
+    /// score. With `alpha == beta == v`, whether it is a better estimate than `v`.
+    #[inline(always)]
+    pub fn cuts(&self, alpha: i32, beta: i32) -> bool {
+        self.score != VALUE_NONE
+            && match self.bound {
+                Bound::Lower => self.score >= beta,
+                Bound::Upper => self.score <= alpha,
+                Bound::Exact => true,
+                Bound::None => false,
+            }
+    }
+}
+
 #[derive(Default)]
 struct Entry {
     /// key16 << 48 | move << 32 | score << 16 | eval

@@ -144,12 +144,13 @@ impl<'a, E: Engine> Worker<'a, E> {
     ) -> Self {
         let mut keys = Vec::with_capacity(history.len() + MAX_PLY + 8);
         keys.extend_from_slice(history);
-        let mut root_moves: Vec<RootMove> = root
-            .legal_moves::<E::Bits>()
+        let legal = root.legal_moves::<E::Bits>();
+        let wanted = &shared.limits.searchmoves;
+        // searchmoves with no legal move in it: search every move rather than none.
+        let restrict = legal.iter().any(|m| wanted.contains(&m));
+        let mut root_moves: Vec<RootMove> = legal
             .iter()
-            .filter(|m| {
-                shared.limits.searchmoves.is_empty() || shared.limits.searchmoves.contains(m)
-            })
+            .filter(|m| !restrict || wanted.contains(m))
             .map(|mv| RootMove {
                 mv,
                 score: -INFINITE,
@@ -159,21 +160,6 @@ impl<'a, E: Engine> Worker<'a, E> {
                 pv: vec![mv],
             })
             .collect();
-        // searchmoves with no legal move in it: search every move rather than none.
-        if root_moves.is_empty() && !shared.limits.searchmoves.is_empty() {
-            root_moves = root
-                .legal_moves::<E::Bits>()
-                .iter()
-                .map(|mv| RootMove {
-                    mv,
-                    score: -INFINITE,
-                    prev_score: -INFINITE,
-                    bound: Bound::Exact,
-                    seldepth: 0,
-                    pv: vec![mv],
-                })
-                .collect();
-        }
         // A canonical order, so every backend searches the same tree.
         root_moves.sort_by_key(|r| r.mv.bits());
         let mut stack = vec![Frame::default(); MAX_PLY + OFF + 4];
@@ -706,17 +692,7 @@ impl<'a, E: Engine> Worker<'a, E> {
             tt_hit.map_or(Move::NULL, |h| h.mv)
         };
         if let Some(h) = tt_hit {
-            if !PV
-                && h.depth >= depth
-                && h.score != VALUE_NONE
-                && self.board.halfmove_clock() < 90
-                && match h.bound {
-                    Bound::Lower => h.score >= beta,
-                    Bound::Upper => h.score <= alpha,
-                    Bound::Exact => true,
-                    Bound::None => false,
-                }
-            {
+            if !PV && h.depth >= depth && self.board.halfmove_clock() < 90 && h.cuts(alpha, beta) {
                 return h.score;
             }
         }
@@ -737,19 +713,10 @@ impl<'a, E: Engine> Worker<'a, E> {
                     e
                 }
             };
-            let mut ev = se;
-            if let Some(h) = tt_hit {
-                if h.score != VALUE_NONE
-                    && match h.bound {
-                        Bound::Lower => h.score > se,
-                        Bound::Upper => h.score < se,
-                        Bound::Exact => true,
-                        Bound::None => false,
-                    }
-                {
-                    ev = h.score;
-                }
-            }
+            let ev = match tt_hit {
+                Some(h) if h.cuts(se, se) => h.score,
+                _ => se,
+            };
             (se, ev)
         };
         self.stack[ply + OFF].static_eval = static_eval;
@@ -1258,15 +1225,7 @@ impl<'a, E: Engine> Worker<'a, E> {
         let key = self.board.key();
         let tt_hit = self.shared.tt.probe(key, ply);
         if let Some(h) = tt_hit {
-            if !PV
-                && h.score != VALUE_NONE
-                && match h.bound {
-                    Bound::Lower => h.score >= beta,
-                    Bound::Upper => h.score <= alpha,
-                    Bound::Exact => true,
-                    Bound::None => false,
-                }
-            {
+            if !PV && h.cuts(alpha, beta) {
                 return h.score;
             }
         }
@@ -1283,19 +1242,10 @@ impl<'a, E: Engine> Worker<'a, E> {
                 Some(h) if h.eval != VALUE_NONE => h.eval,
                 _ => self.eval(alpha, beta),
             };
-            best_score = static_eval;
-            if let Some(h) = tt_hit {
-                if h.score != VALUE_NONE
-                    && match h.bound {
-                        Bound::Lower => h.score > static_eval,
-                        Bound::Upper => h.score < static_eval,
-                        Bound::Exact => true,
-                        Bound::None => false,
-                    }
-                {
-                    best_score = h.score;
-                }
-            }
+            best_score = match tt_hit {
+                Some(h) if h.cuts(static_eval, static_eval) => h.score,
+                _ => static_eval,
+            };
             if best_score >= beta {
                 if tt_hit.is_none() {
                     self.shared.tt.store(
