@@ -97,19 +97,24 @@ fn qbb_unsupported(kind: SliderKind) -> String {
     )
 }
 
+/// A perft depth from 0 to [`MAX_DEPTH`], with the message for anything else
+/// (shared by the command line and the suite reader).
+pub(super) fn parse_depth(d: &str) -> Result<u32, String> {
+    d.parse::<u32>()
+        .ok()
+        .filter(|&d| d <= MAX_DEPTH)
+        .ok_or_else(|| {
+            format!(
+                "bad depth '{}': expected a whole number from 0 to {MAX_DEPTH}",
+                escape_short(d)
+            )
+        })
+}
+
 /// The DEPTH argument, checked.
 fn depth(positional: &[String]) -> Result<u32, String> {
     match positional {
-        [d] => d
-            .parse::<u32>()
-            .ok()
-            .filter(|&d| d <= MAX_DEPTH)
-            .ok_or_else(|| {
-                format!(
-                    "bad depth '{}': expected a whole number from 0 to {MAX_DEPTH}",
-                    escape_short(d)
-                )
-            }),
+        [d] => parse_depth(d),
         [] => Err(format!("perft needs a DEPTH\n{HELP}")),
         [_, more @ ..] => Err(format!(
             "unexpected arguments: {}",

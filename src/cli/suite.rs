@@ -13,7 +13,6 @@ use super::args::parse_count;
 use super::lines::MAX_LINE;
 use super::lines::{Line, LineReader};
 use super::text::escape_short;
-use crate::board::perft::MAX_DEPTH;
 use std::collections::VecDeque;
 use std::io::BufRead;
 
@@ -185,16 +184,7 @@ fn parse_depth_count(text: &str) -> Result<(u32, u64), String> {
             escape_short(text.trim())
         ));
     };
-    let depth = depth
-        .parse::<u32>()
-        .ok()
-        .filter(|&d| d <= MAX_DEPTH)
-        .ok_or_else(|| {
-            format!(
-                "bad depth '{}': expected a whole number from 0 to {MAX_DEPTH}",
-                escape_short(depth)
-            )
-        })?;
+    let depth = super::perft::parse_depth(depth)?;
     let count = parse_count(count).map_err(|why| format!("bad count at depth {depth}: {why}"))?;
     Ok((depth, count))
 }
