@@ -371,6 +371,75 @@ fn uci_extras_answer() {
     e.finish();
 }
 
+#[test]
+fn uci_hidden_switches_turn_off_a_term_group_or_a_feature() {
+    let mut e = uci();
+    let final_eval = |e: &mut Engine| {
+        e.send("eval");
+        e.expect("final eval", |l| l.starts_with("Final (side to move):"))
+    };
+    let with_tempo = final_eval(&mut e);
+    e.send("setoption name Eval_Tempo value false");
+    let without = final_eval(&mut e);
+    assert_ne!(with_tempo, without, "Eval_Tempo=false changed nothing");
+    e.send("setoption name Eval_Tempo value true");
+    assert_eq!(final_eval(&mut e), with_tempo);
+    e.send("setoption name Feature_NullMove value false");
+    e.send("setoption name Eval_Bogus value false");
+    e.expect("unknown option", |l| {
+        l.starts_with("info string") && l.contains("Eval_Bogus")
+    });
+    e.send("setoption name Eval_King value maybe");
+    e.expect("bad value", |l| {
+        l.starts_with("info string") && l.contains("maybe")
+    });
+    e.send("go depth 4");
+    e.bestmove();
+    e.ready();
+    e.finish();
+}
+
+/// The pv of the last `info` line before `bestmove`.
+fn last_pv(e: &mut Engine) -> Vec<String> {
+    let mut pv = vec![];
+    loop {
+        let l = e.expect("info or bestmove", |l| {
+            l.starts_with("bestmove") || l.contains(" pv ")
+        });
+        if l.starts_with("bestmove") {
+            return pv;
+        }
+        let at = l.find(" pv ").unwrap();
+        pv = l[at + 4..].split_whitespace().map(String::from).collect();
+    }
+}
+
+#[test]
+fn uci_pv_ends_where_the_rules_draw() {
+    let mut e = uci();
+    // The same positions searched without the rule first leave moves in the hash
+    // table, which would otherwise extend the line.
+    e.send("position fen 8/8/8/4k3/8/8/R7/4K3 w - - 0 80");
+    e.send("go depth 8");
+    assert!(last_pv(&mut e).len() > 1);
+    // Every king or rook move makes the hundredth ply without a capture.
+    e.send("position fen 8/8/8/4k3/8/8/R7/4K3 w - - 99 80");
+    e.send("go depth 8");
+    assert_eq!(
+        last_pv(&mut e).len(),
+        1,
+        "a move shown after the fifty-move draw"
+    );
+    e.send("position startpos");
+    e.send("go depth 8");
+    assert!(last_pv(&mut e).len() > 1);
+    // Ng8 repeats the start position for the third time.
+    e.send("position startpos moves g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1");
+    e.send("go depth 8 searchmoves f6g8");
+    assert_eq!(last_pv(&mut e), ["f6g8"], "a move shown after threefold");
+    e.finish();
+}
+
 // ---------------------------------------------------------------- xboard
 
 #[test]

@@ -1,7 +1,7 @@
 //! The controller both dialects share: the game, the options, the hash table and
 //! the search thread. The dialects only translate lines into calls on it.
 
-use super::Msg;
+use super::{Inbox, Msg};
 use crate::attacks::{Magic, SliderKind};
 use crate::bits::{BitPath, Cpu};
 use crate::board::{Board, MoveError, Position};
@@ -10,7 +10,6 @@ use crate::search::{
 };
 use crate::types::Move;
 use std::sync::atomic::Ordering;
-use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -131,10 +130,10 @@ pub const MAX_THREADS: usize = 256;
 pub const MAX_MULTIPV: usize = 256;
 pub const MAX_OVERHEAD_MS: u64 = 10_000;
 
-impl Default for Options {
-    fn default() -> Options {
-        let cpu = Cpu::detect();
-        let choice = crate::config::Choice::resolve(&cpu, None, None);
+impl Options {
+    /// The defaults, with the bit path and backend `paths --save` or `cpu` picks.
+    pub fn for_cpu(cpu: &Cpu) -> Options {
+        let choice = crate::config::Choice::resolve(cpu, None, None);
         Options {
             hash_mb: 16,
             threads: 1,
@@ -146,6 +145,12 @@ impl Default for Options {
             slider: choice.slider,
             features: Features::default(),
         }
+    }
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options::for_cpu(&Cpu::detect())
     }
 }
 
@@ -167,21 +172,27 @@ pub struct Controller {
     control: Arc<Control>,
     running: Option<Running>,
     next_id: u64,
-    tx: Sender<Msg>,
+    /// Where the dialect's messages come from.
+    pub inbox: Inbox,
+    /// The CPU, read once (CPUID traps to the hypervisor on a virtual machine).
+    pub cpu: Cpu,
 }
 
 impl Controller {
-    /// A controller whose searches report their end through `tx`.
-    pub fn new(tx: Sender<Msg>) -> Controller {
+    /// A controller reading its input from `inbox`, where its searches also
+    /// report their end.
+    pub fn new(inbox: Inbox) -> Controller {
+        let cpu = Cpu::detect();
         Controller {
             game: Game::new(Board::startpos()),
-            opts: Options::default(),
+            opts: Options::for_cpu(&cpu),
             tt: None,
             data: Arc::new(Mutex::new(Vec::new())),
             control: Arc::new(Control::default()),
             running: None,
             next_id: 0,
-            tx,
+            inbox,
+            cpu,
         }
     }
 
@@ -255,7 +266,7 @@ impl Controller {
             features: self.opts.features,
         };
         let (bits, slider, note) =
-            crate::engine::resolve(self.opts.bits, self.opts.slider, &Cpu::detect());
+            crate::engine::resolve(self.opts.bits, self.opts.slider, &self.cpu);
         if let Some(n) = note {
             super::emit(&format!("info string {n}"));
         }
@@ -264,7 +275,9 @@ impl Controller {
         let history = self.game.history().to_vec();
         let control = self.control.clone();
         let data = self.data.clone();
-        let tx = self.tx.clone();
+        // From now on input must be read while the search runs.
+        self.inbox.read_in_background();
+        let tx = self.inbox.sender();
         let chess960 = root.is_chess960();
         let handle = std::thread::Builder::new()
             .name("brokkr-main-search".into())

@@ -6,11 +6,14 @@
 //! stdout ◄──────────────── lines, flushed one by one ◄───────────────────────┘
 //! ```
 //!
-//! Input is read on its own thread and handed over as [`Msg`]s, together with the
-//! search thread's "done" message, so the dialect loop never blocks on either and
-//! `stop`, `?` and `quit` act at once. A line longer than [`MAX_LINE`] bytes is
-//! reported and dropped without being buffered whole; bytes that are not UTF-8 are
-//! replaced, so they reach the dialect as an unknown command.
+//! Once a search has started, input is read on its own thread and handed over as
+//! [`Msg`]s, together with the search thread's "done" message, so the dialect loop
+//! never blocks on either and `stop`, `?` and `quit` act at once. Before the first
+//! search the dialect reads stdin itself ([`Inbox`]): the hand-off between two
+//! threads costs a wake-up per line, which on a busy machine was most of the time
+//! from spawn to `readyok`. A line longer than [`MAX_LINE`] bytes is reported and
+//! dropped without being buffered whole; bytes that are not UTF-8 are replaced, so
+//! they reach the dialect as an unknown command.
 
 pub mod controller;
 pub mod uci;
@@ -56,22 +59,74 @@ pub fn emit(line: &str) {
     }
 }
 
-/// Read stdin line by line on its own thread, sending [`Msg`]s to `tx`.
-pub fn spawn_reader(tx: Sender<Msg>) {
-    std::thread::Builder::new()
-        .name("brokkr-input".into())
-        .spawn(move || {
-            let stdin = std::io::stdin();
-            let mut input = stdin.lock();
-            loop {
-                let msg = read_line(&mut input);
-                let eof = matches!(msg, Msg::Eof);
-                if tx.send(msg).is_err() || eof {
-                    break;
+/// Where the dialect loop gets its messages: stdin read on the loop's own thread
+/// until the first search, then a reader thread's [`Msg`]s.
+///
+/// Stdin keeps its buffer in the process-wide handle, so lines already read ahead
+/// on this thread are not lost when the reader thread takes over.
+pub struct Inbox {
+    rx: Receiver<Msg>,
+    tx: Sender<Msg>,
+    threaded: bool,
+}
+
+impl Inbox {
+    /// An inbox reading stdin on the caller's thread for now.
+    pub fn new() -> Inbox {
+        let (tx, rx) = channel();
+        Inbox {
+            rx,
+            tx,
+            threaded: false,
+        }
+    }
+
+    /// A sender for messages to the loop (the search's "done").
+    pub fn sender(&self) -> Sender<Msg> {
+        self.tx.clone()
+    }
+
+    /// The next message, waiting for it.
+    pub fn recv(&mut self) -> Msg {
+        if self.threaded {
+            return self.rx.recv().unwrap_or(Msg::Eof);
+        }
+        // No search has run yet, so nothing but stdin can have anything to say.
+        if let Ok(m) = self.rx.try_recv() {
+            return m;
+        }
+        read_line(&mut std::io::stdin().lock())
+    }
+
+    /// Read stdin on a thread of its own from now on, so input is read while a
+    /// search runs. Call before starting one.
+    pub fn read_in_background(&mut self) {
+        if self.threaded {
+            return;
+        }
+        let tx = self.tx.clone();
+        let spawned = std::thread::Builder::new()
+            .name("brokkr-input".into())
+            .spawn(move || {
+                let mut input = std::io::stdin().lock();
+                loop {
+                    let msg = read_line(&mut input);
+                    let eof = matches!(msg, Msg::Eof);
+                    if tx.send(msg).is_err() || eof {
+                        break;
+                    }
                 }
-            }
-        })
-        .expect("cannot start the input thread");
+            });
+        // Without the thread, stdin stays on this one: a search then cannot be
+        // stopped by input, but it still ends by its own limits.
+        self.threaded = spawned.is_ok();
+    }
+}
+
+impl Default for Inbox {
+    fn default() -> Inbox {
+        Inbox::new()
+    }
 }
 
 /// One line from `input`, at most [`MAX_LINE`] bytes kept.
@@ -133,33 +188,26 @@ pub fn shown(s: &str) -> String {
 /// Run the engine on stdin/stdout. `forced` skips the detection from the first
 /// command. Returns the exit code.
 pub fn run(forced: Option<Protocol>) -> i32 {
-    let (tx, rx) = channel();
-    spawn_reader(tx.clone());
-    let protocol = match forced {
-        Some(p) => p,
-        None => match detect(&rx) {
-            Some((p, first)) => {
-                // The deciding line is handed back to the dialect.
-                return dispatch(p, rx, tx, first);
-            }
+    let mut inbox = Inbox::new();
+    let (protocol, first) = match forced {
+        Some(p) => (p, None),
+        // The deciding line is handed back to the dialect.
+        None => match detect(&mut inbox) {
+            Some(found) => found,
             None => return 0,
         },
     };
-    dispatch(protocol, rx, tx, None)
-}
-
-fn dispatch(p: Protocol, rx: Receiver<Msg>, tx: Sender<Msg>, first: Option<String>) -> i32 {
-    match p {
-        Protocol::Uci => uci::run(rx, tx, first),
-        Protocol::Xboard => xboard::run(rx, tx, first),
+    match protocol {
+        Protocol::Uci => uci::run(inbox, first),
+        Protocol::Xboard => xboard::run(inbox, first),
     }
 }
 
 /// Wait for the first command: `xboard` or `protover` means xboard, anything else
 /// UCI. Empty lines are skipped; `quit` or EOF before any command ends the process.
-fn detect(rx: &Receiver<Msg>) -> Option<(Protocol, Option<String>)> {
+fn detect(inbox: &mut Inbox) -> Option<(Protocol, Option<String>)> {
     loop {
-        match rx.recv().ok()? {
+        match inbox.recv() {
             Msg::Line(l) => {
                 let word = l.split_whitespace().next().unwrap_or("");
                 match word {

@@ -8,13 +8,12 @@
 use super::controller::{
     Controller, Options, Reporter, MAX_HASH_MB, MAX_MULTIPV, MAX_OVERHEAD_MS, MAX_THREADS,
 };
-use super::{emit, shown, Msg, MAX_LINE};
+use super::{emit, shown, Inbox, Msg, MAX_LINE};
 use crate::attacks::{Magic, SliderKind};
 use crate::bits::{BitPath, Cpu};
 use crate::board::{Board, STARTPOS};
 use crate::search::{Bound, Event, Info, Limits, Score};
 use crate::types::Move;
-use std::sync::mpsc::{Receiver, Sender};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -25,17 +24,17 @@ pub fn engine_name() -> String {
 pub const AUTHORS: &str = "the brokkr developers";
 
 /// Run the UCI loop until `quit` or EOF. `first` is a line already read.
-pub fn run(rx: Receiver<Msg>, tx: Sender<Msg>, first: Option<String>) -> i32 {
+pub fn run(inbox: Inbox, first: Option<String>) -> i32 {
     let mut uci = Uci {
-        ctl: Controller::new(tx),
+        ctl: Controller::new(inbox),
     };
     if let Some(l) = first {
         if !uci.line(&l) {
             return 0;
         }
     }
-    while let Ok(msg) = rx.recv() {
-        match msg {
+    loop {
+        match uci.ctl.inbox.recv() {
             Msg::Line(l) => {
                 if !uci.line(&l) {
                     break;
@@ -148,7 +147,7 @@ impl Uci {
     fn uci(&self) {
         emit(&format!("id name {}", engine_name()));
         emit(&format!("id author {AUTHORS}"));
-        for line in option_lines(&self.ctl.opts) {
+        for line in option_lines(&self.ctl.opts, &self.ctl.cpu) {
             emit(&line);
         }
         emit("uciok");
@@ -332,16 +331,15 @@ pub fn info_line(root: &Board<Magic>, i: &Info) -> String {
 }
 
 /// The `option` lines of `uci`.
-pub fn option_lines(o: &Options) -> Vec<String> {
-    let cpu = Cpu::detect();
+pub fn option_lines(o: &Options, cpu: &Cpu) -> Vec<String> {
     let bits: Vec<String> = BitPath::ALL
         .iter()
-        .filter(|p| p.available(&cpu))
+        .filter(|p| p.available(cpu))
         .map(|p| format!("var {p}"))
         .collect();
     let sliders: Vec<String> = SliderKind::ALL
         .iter()
-        .filter(|k| k.available(&cpu))
+        .filter(|k| k.available(cpu))
         .map(|k| format!("var {k}"))
         .collect();
     vec![
@@ -407,7 +405,7 @@ fn option_bool(name: &str, v: Option<&str>) -> Result<bool, String> {
 
 /// Set an option by its (case-insensitive) name. Shared by both dialects.
 pub fn set_option(ctl: &mut Controller, name: &str, value: Option<&str>) -> Result<(), String> {
-    let cpu = Cpu::detect();
+    let cpu = ctl.cpu.clone();
     match name.to_ascii_lowercase().as_str() {
         "hash" => {
             let mb = option_number(name, value, 1, MAX_HASH_MB as u64)? as usize;
@@ -448,6 +446,18 @@ pub fn set_option(ctl: &mut Controller, name: &str, value: Option<&str>) -> Resu
                 return Err(format!("slider '{k}' is not available on this CPU"));
             }
             ctl.opts.slider = k;
+        }
+        other if other.starts_with("eval_") => {
+            // The hidden switches of the evaluation's term groups, for matches that
+            // measure one group against the same build without it.
+            let term = crate::eval::Term::SWITCHABLE
+                .into_iter()
+                .find(|t| other == format!("eval_{}", t.key()))
+                .ok_or_else(|| format!("unknown option '{}'", shown(name)))?;
+            let on = option_bool(name, value)?;
+            // The pawn tables hold scores made with the old switches.
+            ctl.clear();
+            crate::eval::set_terms(&[term], on);
         }
         other => {
             // The hidden switches of the search's selective features, for matches

@@ -7,14 +7,13 @@
 
 use super::controller::{Controller, Game, Outcome, Reporter, MAX_HASH_MB, MAX_THREADS};
 use super::uci::{engine_name, set_option};
-use super::{emit, shown, Msg, MAX_LINE};
+use super::{emit, shown, Inbox, Msg, MAX_LINE};
 use crate::attacks::{Magic, SliderKind};
-use crate::bits::{BitPath, Cpu};
+use crate::bits::BitPath;
 use crate::board::Board;
 use crate::search::{Event, Info, Limits, Score};
 use crate::types::{Color, Move, MoveKind};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{Receiver, Sender};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -59,9 +58,9 @@ struct Xboard {
 }
 
 /// Run the xboard loop until `quit` or EOF. `first` is a line already read.
-pub fn run(rx: Receiver<Msg>, tx: Sender<Msg>, first: Option<String>) -> i32 {
+pub fn run(inbox: Inbox, first: Option<String>) -> i32 {
     let mut x = Xboard {
-        ctl: Controller::new(tx),
+        ctl: Controller::new(inbox),
         engine: Some(Color::Black),
         post: Arc::new(AtomicBool::new(true)),
         ponder: false,
@@ -84,8 +83,8 @@ pub fn run(rx: Receiver<Msg>, tx: Sender<Msg>, first: Option<String>) -> i32 {
             return 0;
         }
     }
-    while let Ok(msg) = rx.recv() {
-        match msg {
+    loop {
+        match x.ctl.inbox.recv() {
             Msg::Line(l) => {
                 if !x.line(&l) {
                     break;
@@ -223,15 +222,15 @@ impl Xboard {
     }
 
     fn features(&self) {
-        let cpu = Cpu::detect();
+        let cpu = &self.ctl.cpu;
         let bits: Vec<&str> = BitPath::ALL
             .iter()
-            .filter(|p| p.available(&cpu))
+            .filter(|p| p.available(cpu))
             .map(|p| p.name())
             .collect();
         let sliders: Vec<&str> = SliderKind::ALL
             .iter()
-            .filter(|k| k.available(&cpu))
+            .filter(|k| k.available(cpu))
             .map(|k| k.name())
             .collect();
         let o = &self.ctl.opts;

@@ -423,33 +423,41 @@ impl<'a, E: Engine> Worker<'a, E> {
     }
 
     /// Extend a PV cut short (by a hash cut-off) with hash moves, each tested for
-    /// legality, up to `depth` moves, stopping at a repetition.
+    /// legality, up to `depth` moves. The line ends at the first position the rules
+    /// draw (fifty moves, a repetition, bare kings), as match runners check: a move
+    /// shown past it could never be played.
     fn complete_pv(&self, pv: &mut Vec<Move>, depth: i32) {
         let mut b = self.board;
-        let mut seen = vec![b.key()];
-        for (i, &m) in pv.iter().enumerate() {
+        let mut line = vec![b.key()];
+        let mut shown = 0;
+        while shown < pv.len().max(depth.max(2) as usize) {
+            let m = match pv.get(shown) {
+                Some(&m) => m,
+                None => match self.shared.tt.probe(b.key(), shown) {
+                    Some(hit) if !hit.mv.is_null() => hit.mv,
+                    _ => break,
+                },
+            };
+            // Never show a line that cannot be played.
             if !b.is_legal::<E::Bits>(m) {
-                // Never show a line that cannot be played.
-                pv.truncate(i);
-                return;
+                break;
             }
             b.make(m);
-            seen.push(b.key());
-        }
-        while pv.len() < depth.max(2) as usize {
-            let Some(hit) = self.shared.tt.probe(b.key(), pv.len()) else {
-                break;
-            };
-            if hit.mv.is_null() || !b.is_legal::<E::Bits>(hit.mv) {
+            shown += 1;
+            if shown > pv.len() {
+                pv.push(m);
+            }
+            let key = b.key();
+            // The search scores a repetition inside its line as a draw, and one
+            // with the game's history once that makes three.
+            let repeated =
+                line.contains(&key) || self.keys.iter().filter(|&&k| k == key).count() >= 2;
+            if repeated || b.halfmove_clock() >= 100 || b.insufficient_material() {
                 break;
             }
-            b.make(hit.mv);
-            if seen.contains(&b.key()) {
-                break;
-            }
-            seen.push(b.key());
-            pv.push(hit.mv);
+            line.push(key);
         }
+        pv.truncate(shown);
     }
 
     fn result(&self) -> SearchResult {
