@@ -352,7 +352,7 @@ pub fn parse_test<S: Slider>(line: &str, number: usize) -> Result<Option<Test<S>
 /// Split an EPD line into its FEN (four position fields, plus the two move
 /// counters when they follow as numbers) and the operations after it. A line with
 /// fewer fields gives a short FEN, which `from_fen` then rejects with its reason.
-fn split_position(line: &str) -> (String, &str) {
+pub(super) fn split_position(line: &str) -> (String, &str) {
     let mut fields = Vec::new();
     let mut rest = line.trim_start();
     while !rest.is_empty() {

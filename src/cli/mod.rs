@@ -44,6 +44,7 @@ macro_rules! noteln {
 
 mod args;
 mod bench;
+mod datagen;
 mod epd;
 mod eval;
 mod lines;
@@ -106,6 +107,13 @@ pub const COMMANDS: &[Command] = &[
         summary: "the static evaluation of a position, term by term",
         help: eval::HELP,
         run: |args, _| eval::run(args),
+    },
+    Command {
+        name: "datagen",
+        synopsis: "datagen",
+        summary: "self-play games at a fixed node count: labelled positions for tune",
+        help: datagen::HELP,
+        run: datagen::run,
     },
     Command {
         name: "tune",

@@ -1,0 +1,365 @@
+//! `brokkr datagen`: training data for `brokkr tune` from brokkr's own games.
+//!
+//! Worker threads play whole games of brokkr against itself, each search on one
+//! thread at a fixed node count (`game.rs`), from book positions plus a few random
+//! moves (`opening.rs`). The main thread appends each finished game to the output
+//! file in one write and shows the progress; the file can be resumed after the run
+//! is stopped (`file.rs`).
+//!
+//! Game N is a pure function of N and the settings recorded in the file's header,
+//! so the data does not depend on the number of threads (only the order of the
+//! games does), and a resumed run plays exactly the games that are missing.
+
+mod file;
+mod game;
+mod opening;
+
+use super::bench::parse_range;
+use super::text::escape;
+use super::Args;
+use crate::engine::Engine;
+use crate::search::{ThreadData, STACK_SIZE};
+use file::{DataFile, HEADER_PREFIX};
+use game::{GameResult, Played, Setup};
+use opening::Book;
+use std::collections::HashSet;
+use std::io::{IsTerminal, Write};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError, Sender};
+use std::time::{Duration, Instant};
+
+pub const HELP: &str = "\
+usage: brokkr datagen --out FILE --games N [--nodes N] [--threads N] [--book EPD]
+                      [--random-plies K] [--seed S] [--hash MB] [--bits PATH] [--slider NAME]
+
+Plays brokkr against itself at a fixed node count per move and appends positions
+of its games to FILE, one a line, as `brokkr tune --data` reads them:
+
+  FEN | score | result
+
+score is the search's score in centipawns and result 1.0, 0.5 or 0.0 (the
+game's), both from White's side. A position is kept when the side to move is not
+in check, the best move found is neither a capture nor a promotion, and the score
+is not a mate. Each game ends with a line `# game N: ...`, which the tuner skips.
+
+Game N starts from a position of the book, picked at random, and K random legal
+moves; an opening that is already over, or whose first search scores beyond
+±400 cp, is replaced by another. A game ends by the rules, or by adjudication: a
+win when the score stays beyond ±1000 cp (or a mate) for 4 plies in a row, a draw
+when it stays within ±10 cp for 10 plies from move 40, and a draw after 400 plies.
+The games depend only on --seed, --nodes, --hash, --random-plies and the book, not
+on --threads: each game searches on one thread, with a fresh hash table.
+
+Stopping the run (Ctrl-C) loses only the games being played. Running the same
+command again keeps the finished games, drops an unfinished one, and plays the
+missing games up to N; a larger N adds games. FILE's first line records the
+settings, and a file written with other settings is not resumed.
+
+  --out FILE          where to append the positions (created if missing)
+  --games N           the number of games FILE should hold, from 1
+  --nodes N           nodes per move (default 5000)
+  --threads N         games played at once, one search thread each (default 1)
+  --book EPD          openings: one FEN or EPD position a line, `#` lines ignored
+                      (default: the start position only)
+  --random-plies K    random moves after the book position, 0-200 (default 8)
+  --seed S            picks the openings (default 1)
+  --hash MB           hash table per thread (default 16)
+  --bits PATH         bitscan/popcount path (asm, bmi, table, portable, extern, extern-bmi)
+  --slider NAME       slider-attack backend (magic, pext, rotated, kindergarten, rayloop)";
+
+/// The most games a run may ask for (far beyond any use; it keeps the game
+/// counter far from overflowing).
+const MAX_GAMES: usize = 1_000_000_000_000;
+
+/// What to run.
+struct Job {
+    out: String,
+    games: u64,
+    nodes: u64,
+    threads: usize,
+    book: Option<String>,
+    random_plies: usize,
+    seed: u64,
+    hash_mb: usize,
+}
+
+pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
+    let a = Args::parse(
+        args,
+        &[
+            "out",
+            "games",
+            "nodes",
+            "threads",
+            "book",
+            "random-plies",
+            "seed",
+            "hash",
+            "bits",
+            "slider",
+        ],
+        &[],
+    )?;
+    if let Some(extra) = a.positional.first() {
+        return Err(format!(
+            "unexpected argument '{}' (see brokkr datagen -h)",
+            super::text::escape_short(extra)
+        ));
+    }
+    let need = |name: &str, what: &str| {
+        a.value(name)
+            .map(str::to_string)
+            .ok_or_else(|| format!("datagen needs --{name} {what} (see brokkr datagen -h)"))
+    };
+    let out_file = need("out", "FILE")?;
+    need("games", "N")?;
+    let job = Job {
+        out: out_file,
+        games: parse_range(&a, "games", 0, 1, MAX_GAMES)? as u64,
+        nodes: parse_range(&a, "nodes", 5000, 1, 1_000_000_000)? as u64,
+        threads: parse_range(&a, "threads", 1, 1, 256)?,
+        book: a.value("book").map(str::to_string),
+        random_plies: parse_range(&a, "random-plies", 8, 0, 200)?,
+        seed: a.count("seed")?.unwrap_or(1),
+        hash_mb: parse_range(&a, "hash", 16, 1, 1 << 16)?,
+    };
+    let (bits, slider) = super::search_pair(&a)?;
+    crate::with_engine!(bits, slider, E => generate::<E>(&job, out))
+}
+
+/// Tallies of the games played in this run.
+#[derive(Default)]
+struct Tally {
+    games: u64,
+    wins: u64,
+    draws: u64,
+    losses: u64,
+    adjudicated: u64,
+    positions: u64,
+    nodes: u64,
+    replaced: u64,
+}
+
+impl Tally {
+    fn add(&mut self, g: &Played) {
+        self.games += 1;
+        match g.end.result() {
+            GameResult::WhiteWins => self.wins += 1,
+            GameResult::Draw => self.draws += 1,
+            GameResult::BlackWins => self.losses += 1,
+        }
+        self.adjudicated += u64::from(g.end.adjudicated());
+        self.positions += g.positions as u64;
+        self.nodes += g.nodes;
+        self.replaced += g.replaced as u64;
+    }
+}
+
+fn generate<E: Engine>(job: &Job, out: &mut dyn Write) -> Result<(), String> {
+    let book = match &job.book {
+        Some(f) => Book::<E::Slider>::read::<E::Bits>(f)?,
+        None => Book::startpos(),
+    };
+    if job.random_plies == 0 && (book.positions.len() as u64) < job.games {
+        noteln!(
+            "brokkr: warning: with --random-plies 0 there are only {} different games",
+            book.positions.len()
+        );
+    }
+    let header = format!(
+        "{HEADER_PREFIX}seed {}, nodes {}, hash {} MB, random plies {}, book {}",
+        job.seed, job.nodes, job.hash_mb, job.random_plies, book.description
+    );
+    let name = escape(&job.out, 200);
+    let mut file = DataFile::open(&job.out, &header)?;
+    let done = std::mem::take(&mut file.done);
+    let held = done.iter().filter(|&&n| n <= job.games).count() as u64;
+    if held == job.games {
+        say!(
+            out,
+            "datagen: {name} holds {held}/{} games ({} positions): nothing to play",
+            job.games,
+            file.positions
+        );
+        return Ok(());
+    }
+    let setup = Setup::<E> {
+        book: &book,
+        random_plies: job.random_plies,
+        seed: job.seed,
+        nodes: job.nodes,
+        hash_mb: job.hash_mb,
+    };
+    let start = Instant::now();
+    let (tally, error) = play_all(job, &setup, &done, held, &mut file);
+    let secs = start.elapsed().as_secs_f64().max(1e-9);
+    let t = &tally;
+    say!(
+        out,
+        "datagen: played {} (+{} ={} -{}, {} adjudicated, {} openings replaced) \
+         in {secs:.1} s: {} positions, {:.1} positions/s, {:.2} Mnodes/s; \
+         {name} holds {}/{} games, {} positions",
+        games(t.games),
+        t.wins,
+        t.draws,
+        t.losses,
+        t.adjudicated,
+        t.replaced,
+        t.positions,
+        t.positions as f64 / secs,
+        t.nodes as f64 / secs / 1e6,
+        held + t.games,
+        job.games,
+        file.positions + t.positions
+    );
+    error.map_or(Ok(()), Err)
+}
+
+/// `N game` or `N games`.
+fn games(n: u64) -> String {
+    format!("{n} game{}", if n == 1 { "" } else { "s" })
+}
+
+/// Play the missing games on `job.threads` threads and append each to `file` as it
+/// finishes. Returns the tally and the first error (a failed game or write), after
+/// which no new game starts.
+fn play_all<E: Engine>(
+    job: &Job,
+    setup: &Setup<E>,
+    done: &HashSet<u64>,
+    held: u64,
+    file: &mut DataFile,
+) -> (Tally, Option<String>) {
+    let next = AtomicU64::new(1);
+    let quit = AtomicBool::new(false);
+    let (tx, rx) = mpsc::channel();
+    let mut tally = Tally::default();
+    let mut error = None;
+    let mut progress = Progress::new(std::io::stderr().is_terminal(), held, job.games);
+    std::thread::scope(|s| {
+        let workers = (job.threads as u64).min(job.games - held);
+        for i in 0..workers {
+            let (tx, next, quit) = (tx.clone(), &next, &quit);
+            let spawned = std::thread::Builder::new()
+                .name(format!("brokkr-datagen-{i}"))
+                .stack_size(STACK_SIZE)
+                .spawn_scoped(s, move || worker(setup, next, quit, done, job.games, tx));
+            if let Err(e) = spawned {
+                // Fewer threads only cost speed; none is an error.
+                if i == 0 {
+                    error = Some(format!("cannot start a game thread: {e}"));
+                }
+                break;
+            }
+        }
+        drop(tx);
+        loop {
+            match rx.recv_timeout(Duration::from_millis(200)) {
+                Ok(Ok(g)) if error.is_none() => match file.append(&g.text) {
+                    Ok(()) => tally.add(&g),
+                    Err(e) => {
+                        error = Some(format!("cannot write '{}': {e}", escape(&job.out, 200)));
+                        quit.store(true, Ordering::Relaxed);
+                    }
+                },
+                Ok(Ok(_)) => {}
+                Ok(Err(e)) => {
+                    error.get_or_insert(e);
+                    quit.store(true, Ordering::Relaxed);
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => break,
+            }
+            progress.show(&tally);
+        }
+    });
+    progress.clear();
+    (tally, error)
+}
+
+/// One game thread: play the next missing game until there is none or the run
+/// stops.
+fn worker<E: Engine>(
+    setup: &Setup<E>,
+    next: &AtomicU64,
+    quit: &AtomicBool,
+    done: &HashSet<u64>,
+    games: u64,
+    tx: Sender<Result<Played, String>>,
+) {
+    let mut data = vec![ThreadData::new()];
+    while !quit.load(Ordering::Relaxed) {
+        let Some(n) = next_game(next, done, games) else {
+            break;
+        };
+        let r = game::play::<E>(setup, n, &mut data);
+        let failed = r.is_err();
+        if tx.send(r).is_err() || failed {
+            break;
+        }
+    }
+}
+
+/// The next game number up to `games` that the file does not hold yet.
+fn next_game(next: &AtomicU64, done: &HashSet<u64>, games: u64) -> Option<u64> {
+    loop {
+        let n = next.fetch_add(1, Ordering::Relaxed);
+        if n > games {
+            return None;
+        }
+        if !done.contains(&n) {
+            return Some(n);
+        }
+    }
+}
+
+/// The progress on stderr: redrawn about once a second on a terminal, a line
+/// every ten seconds otherwise (a log should not fill up with it).
+struct Progress {
+    terminal: bool,
+    start: Instant,
+    last: Instant,
+    held: u64,
+    games: u64,
+}
+
+impl Progress {
+    fn new(terminal: bool, held: u64, games: u64) -> Progress {
+        let now = Instant::now();
+        Progress {
+            terminal,
+            start: now,
+            last: now,
+            held,
+            games,
+        }
+    }
+
+    fn show(&mut self, t: &Tally) {
+        let every = Duration::from_secs(if self.terminal { 1 } else { 10 });
+        if self.last.elapsed() < every {
+            return;
+        }
+        self.last = Instant::now();
+        let secs = self.start.elapsed().as_secs_f64().max(1e-9);
+        let line = format!(
+            "datagen: games {}/{}, {} positions, {:.1} positions/s",
+            self.held + t.games,
+            self.games,
+            t.positions,
+            t.positions as f64 / secs
+        );
+        if self.terminal {
+            note!("\r{line}\x1b[K");
+        } else {
+            noteln!("{line}");
+        }
+    }
+
+    /// Erase the progress line, so that what follows does not land at its end.
+    fn clear(&self) {
+        if self.terminal {
+            note!("\r\x1b[K");
+        }
+    }
+}

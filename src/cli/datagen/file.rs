@@ -1,0 +1,244 @@
+//! The output file, and resuming it.
+//!
+//! The file is a header line (`# brokkr datagen v1: ...`, the settings that decide
+//! the games), then each finished game: its position lines and a `# game N: ...`
+//! line. A game is appended in one write, its `# game` line last, so whatever a
+//! killed run leaves after the last `# game` line is an unfinished game or a torn
+//! line, and only that.
+//!
+//! Opening the file again reads it once with bounded memory, collects the numbers
+//! of the finished games, checks the header (games made with other settings are
+//! not the same games, so a file is only resumed with its own settings), and cuts
+//! the file after its last `# game` line. A file that does not start with a
+//! datagen header is not touched. The file is locked while a run writes it, so two
+//! runs cannot append the same games.
+
+use crate::cli::text::escape;
+use std::collections::HashSet;
+use std::fs::{File, OpenOptions, TryLockError};
+use std::io::{self, BufRead, BufReader, Seek, SeekFrom, Write};
+
+/// The start of the header line; the version changes when the same settings
+/// would give other games.
+pub const HEADER_PREFIX: &str = "# brokkr datagen v1: ";
+
+/// The start of the line that ends a game.
+pub const GAME_PREFIX: &str = "# game ";
+
+/// The output file, opened for appending after its finished games.
+pub struct DataFile {
+    file: File,
+    /// The numbers of the games the file holds.
+    pub done: HashSet<u64>,
+    /// The position lines of those games.
+    pub positions: u64,
+}
+
+/// What a scan of an existing file found.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Scan {
+    /// The first line, if it is complete (up to [`KEPT`] bytes of it).
+    header: Option<Vec<u8>>,
+    /// The byte just after the last complete game (or the header).
+    good_end: u64,
+    /// The file's length.
+    len: u64,
+    done: HashSet<u64>,
+    positions: u64,
+    /// Position lines after the last game (an unfinished game).
+    unfinished: u64,
+    /// The kept bytes of a last line that has no line break (a torn line).
+    torn: Vec<u8>,
+}
+
+/// The bytes of a line kept for reading it: enough for a header or a `# game`
+/// line. Longer lines are counted, not kept, so memory stays bounded.
+const KEPT: usize = 512;
+
+/// Read `r` once: its header, finished games and where they end.
+fn scan(mut r: impl BufRead) -> io::Result<Scan> {
+    let mut s = Scan::default();
+    let (mut line, mut lines, mut pending) = (Vec::new(), 0u64, 0u64);
+    loop {
+        let chunk = match r.fill_buf() {
+            Ok(c) => c,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            break;
+        }
+        let end = chunk.iter().position(|&b| b == b'\n');
+        let part = &chunk[..end.unwrap_or(chunk.len())];
+        let room = KEPT.saturating_sub(line.len());
+        line.extend_from_slice(&part[..part.len().min(room)]);
+        let used = part.len() + usize::from(end.is_some());
+        r.consume(used);
+        s.len += used as u64;
+        if end.is_none() {
+            continue;
+        }
+        if lines == 0 {
+            s.header = Some(line.clone());
+            s.good_end = s.len;
+        } else if let Some(n) = game_number(&line) {
+            s.done.insert(n);
+            s.positions += pending;
+            pending = 0;
+            s.good_end = s.len;
+        } else if !line.is_empty() && line[0] != b'#' {
+            pending += 1;
+        }
+        line.clear();
+        lines += 1;
+    }
+    s.unfinished = pending;
+    s.torn = line;
+    Ok(s)
+}
+
+/// The number of a `# game N...` line.
+fn game_number(line: &[u8]) -> Option<u64> {
+    let rest = line.strip_prefix(GAME_PREFIX.as_bytes())?;
+    let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+    let n = std::str::from_utf8(&rest[..digits]).ok()?.parse().ok()?;
+    match rest.get(digits) {
+        None | Some(b':') => Some(n),
+        _ => None,
+    }
+}
+
+impl DataFile {
+    /// Open (or create) `path` for a run whose header line is `header` (without
+    /// its line break): lock it, keep its finished games and cut what follows them.
+    pub fn open(path: &str, header: &str) -> Result<DataFile, String> {
+        let name = escape(path, 200);
+        let fail = |what: &str, e: io::Error| format!("cannot {what} '{name}': {e}");
+        let mut file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)
+            .map_err(|e| fail("open", e))?;
+        // Resuming reads the file and cuts it: a device or a pipe (`/dev/zero`
+        // would never end) cannot be resumed.
+        if !file.metadata().map_err(|e| fail("read", e))?.is_file() {
+            return Err(format!("'{name}' is not a regular file"));
+        }
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(TryLockError::WouldBlock) => {
+                return Err(format!(
+                    "'{name}' is being written by another run (it is locked)"
+                ))
+            }
+            Err(TryLockError::Error(e)) => return Err(fail("lock", e)),
+        }
+        let s = scan(BufReader::new(&file)).map_err(|e| fail("read", e))?;
+        let fresh = match &s.header {
+            // Empty, or a header cut short by a killed run: start again.
+            None if s.len == s.torn.len() as u64 && header.as_bytes().starts_with(&s.torn) => true,
+            None => return Err(not_ours(&name)),
+            Some(h) if h.as_slice() == header.as_bytes() => false,
+            Some(h) if h.starts_with(HEADER_PREFIX.as_bytes()) => {
+                return Err(format!(
+                    "'{name}' was written with other settings:\n  {}\nthis run's are\n  {}\n\
+                     resume it with the same --seed, --nodes, --hash, --random-plies and \
+                     --book, or write to another file",
+                    escape(&String::from_utf8_lossy(h), 300),
+                    escape(header, 300)
+                ))
+            }
+            Some(_) => return Err(not_ours(&name)),
+        };
+        if fresh {
+            file.set_len(0).map_err(|e| fail("write", e))?;
+            file.seek(SeekFrom::Start(0))
+                .map_err(|e| fail("write", e))?;
+            file.write_all(format!("{header}\n").as_bytes())
+                .map_err(|e| fail("write", e))?;
+            return Ok(DataFile {
+                file,
+                done: HashSet::new(),
+                positions: 0,
+            });
+        }
+        if s.good_end < s.len {
+            noteln!(
+                "brokkr: {name}: dropped the end of an unfinished game ({} position line(s){}, {} bytes)",
+                s.unfinished,
+                if s.torn.is_empty() { "" } else { " and a torn line" },
+                s.len - s.good_end
+            );
+            file.set_len(s.good_end).map_err(|e| fail("write", e))?;
+        }
+        file.seek(SeekFrom::End(0)).map_err(|e| fail("write", e))?;
+        Ok(DataFile {
+            file,
+            done: s.done,
+            positions: s.positions,
+        })
+    }
+
+    /// Append one finished game (its lines and its `# game` line) in one write.
+    pub fn append(&mut self, text: &str) -> io::Result<()> {
+        self.file.write_all(text.as_bytes())?;
+        self.file.flush()
+    }
+}
+
+fn not_ours(name: &str) -> String {
+    format!(
+        "'{name}' is not a brokkr datagen file (its first line is not `{}...`): \
+         not touching it",
+        HEADER_PREFIX.trim_end()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scanned(text: &str) -> Scan {
+        scan(io::Cursor::new(text.as_bytes())).unwrap()
+    }
+
+    #[test]
+    fn game_lines_are_recognised_exactly() {
+        assert_eq!(game_number(b"# game 12: 1-0 by checkmate"), Some(12));
+        assert_eq!(game_number(b"# game 3"), Some(3));
+        assert_eq!(game_number(b"# game 12x"), None);
+        assert_eq!(game_number(b"# game "), None);
+        assert_eq!(game_number(b"# games 3"), None);
+        assert_eq!(game_number(b"# game 99999999999999999999999"), None);
+    }
+
+    #[test]
+    fn a_scan_keeps_finished_games_and_finds_the_unfinished_end() {
+        let head = "# brokkr datagen v1: x\n";
+        let game = "a | 1 | 1.0\nb | 2 | 1.0\n# game 4: 1-0\n";
+        let s = scanned(&format!("{head}{game}c | 3 | 0.5\nd | 4 | 0."));
+        assert_eq!(s.header.as_deref(), Some(&b"# brokkr datagen v1: x"[..]));
+        assert_eq!(s.good_end, (head.len() + game.len()) as u64);
+        assert_eq!(s.done, HashSet::from([4]));
+        assert_eq!((s.positions, s.unfinished), (2, 1));
+        assert_eq!(s.torn, b"d | 4 | 0.");
+        assert_eq!(s.len, (head.len() + game.len() + 22) as u64);
+        // Only the header, torn: no header at all.
+        let s = scanned("# brokkr data");
+        assert_eq!((s.header, s.len, s.good_end), (None, 13, 0));
+        assert_eq!(s.torn, b"# brokkr data");
+        let s = scanned("");
+        assert_eq!(s, Scan::default());
+    }
+
+    #[test]
+    fn long_lines_are_counted_not_kept() {
+        let long = "x".repeat(10 * KEPT);
+        let s = scanned(&format!("h\n{long}\n# game 1\n{long}"));
+        assert_eq!(s.done, HashSet::from([1]));
+        assert_eq!(s.len, (2 + long.len() + 1 + 9 + long.len()) as u64);
+        assert_eq!(s.torn.len(), KEPT);
+    }
+}

@@ -1,0 +1,442 @@
+//! `brokkr datagen`: the output is what `brokkr tune` reads, games do not depend on
+//! the thread count, resuming neither duplicates nor loses a game, a killed run's
+//! unfinished game is dropped, bad arguments fail cleanly, and `tune` learns from
+//! the output.
+
+use brokkr::attacks::Magic;
+use brokkr::eval::tune::parse_line;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn brokkr(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_brokkr"))
+        .args(args)
+        .output()
+        .expect("run brokkr")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn temp_dir(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("brokkr-datagen-{}-{test}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Run datagen at 300 nodes a move into `out`; the output must succeed.
+fn datagen(out: &Path, games: u32, threads: u32, extra: &[&str]) -> Output {
+    let (games, threads) = (games.to_string(), threads.to_string());
+    let mut args = vec![
+        "datagen",
+        "--out",
+        out.to_str().unwrap(),
+        "--games",
+        &games,
+        "--threads",
+        &threads,
+        "--nodes",
+        "300",
+    ];
+    args.extend_from_slice(extra);
+    let o = brokkr(&args);
+    assert!(
+        o.status.success(),
+        "{args:?}: {}{}",
+        text(&o.stdout),
+        text(&o.stderr)
+    );
+    o
+}
+
+/// The games of a datagen file, checked for form: its header, then each game's
+/// position lines (every one a line the tuner reads, a quiet position with one
+/// result for the whole game, matching its `# game` line) and its `# game N` line.
+/// Returns each game's text by number.
+fn games(path: &Path) -> BTreeMap<u64, String> {
+    let all = std::fs::read_to_string(path).unwrap();
+    let mut lines = all.lines();
+    let header = lines.next().unwrap();
+    assert!(header.starts_with("# brokkr datagen v1: "), "{header}");
+    let mut games = BTreeMap::new();
+    let mut block = String::new();
+    let mut results = BTreeSet::new();
+    for line in lines {
+        block.push_str(line);
+        block.push('\n');
+        if let Some(rest) = line.strip_prefix("# game ") {
+            let (n, about) = rest.split_once(": ").unwrap();
+            let label = match about.split(' ').next().unwrap() {
+                "1-0" => "1",
+                "1/2-1/2" => "0.5",
+                "0-1" => "0",
+                other => panic!("bad result {other} in {line}"),
+            };
+            let expected: f32 = label.parse().unwrap();
+            assert!(results.iter().all(|&r| r == expected.to_bits()), "{block}");
+            let positions = block.lines().count() - 1;
+            assert!(
+                about.ends_with(&format!(", {positions} positions")),
+                "{line}: {positions} position lines"
+            );
+            let previous = games.insert(n.parse::<u64>().unwrap(), std::mem::take(&mut block));
+            assert!(previous.is_none(), "game {n} twice");
+            results.clear();
+            continue;
+        }
+        let (sample, board) = parse_line::<Magic>(line).unwrap_or_else(|e| panic!("{line}: {e}"));
+        assert!(!board.in_check(), "{line}");
+        assert!(sample.score.abs() < 30_000, "{line}");
+        assert_eq!(board.to_fen(), sample.fen, "FEN not as the board writes it");
+        results.insert(sample.result.to_bits());
+    }
+    assert!(block.is_empty(), "an unfinished game at the end:\n{block}");
+    games
+}
+
+#[test]
+fn output_is_tune_input_and_does_not_depend_on_threads() {
+    let dir = temp_dir("form");
+    let two = dir.join("two.txt");
+    let o = datagen(&two, 2, 2, &[]);
+    let summary = text(&o.stdout);
+    assert!(summary.starts_with("datagen: played 2 games"), "{summary}");
+    let g = games(&two);
+    assert_eq!(g.keys().copied().collect::<Vec<_>>(), [1, 2]);
+    let positions: usize = g.values().map(|b| b.lines().count() - 1).sum();
+    assert!(positions > 20, "only {positions} positions in 2 games");
+    assert!(
+        summary.contains(&format!("holds 2/2 games, {positions} positions")),
+        "{summary}"
+    );
+    // Game 2 on one thread, alone, is the same game as on two threads.
+    let one = dir.join("one.txt");
+    datagen(&one, 2, 1, &[]);
+    assert_eq!(games(&one), g);
+    // Another seed plays other games.
+    let other = dir.join("other.txt");
+    datagen(&other, 1, 1, &["--seed", "2"]);
+    assert_ne!(games(&other)[&1], g[&1]);
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn resuming_adds_only_the_missing_games_and_drops_an_unfinished_one() {
+    let dir = temp_dir("resume");
+    let path = dir.join("data.txt");
+    datagen(&path, 2, 2, &[]);
+    let two = std::fs::read(&path).unwrap();
+    let first = games(&path);
+
+    // The same command again: nothing to do, nothing written.
+    let o = datagen(&path, 2, 2, &[]);
+    assert!(
+        text(&o.stdout).contains("nothing to play"),
+        "{}",
+        text(&o.stdout)
+    );
+    assert_eq!(std::fs::read(&path).unwrap(), two);
+
+    // A killed run left half a game: a position line and a torn one.
+    let mut killed = two.clone();
+    let line = first[&1].lines().next().unwrap();
+    killed.extend_from_slice(format!("{line}\n{}", &line[..line.len() / 2]).as_bytes());
+    std::fs::write(&path, &killed).unwrap();
+    let o = datagen(&path, 3, 1, &[]);
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("dropped the end of an unfinished game (1 position line(s) and a torn line"),
+        "{err}"
+    );
+    let three = std::fs::read(&path).unwrap();
+    assert_eq!(&three[..two.len()], &two[..], "the finished games changed");
+    let resumed = games(&path);
+    assert_eq!(resumed.keys().copied().collect::<Vec<_>>(), [1, 2, 3]);
+    assert!(text(&o.stdout).starts_with("datagen: played 1 game "));
+
+    // The resumed file holds the games a fresh run plays.
+    let fresh = dir.join("fresh.txt");
+    datagen(&fresh, 3, 2, &[]);
+    assert_eq!(games(&fresh), resumed);
+
+    // A torn header (killed while creating the file) is started again.
+    let torn = dir.join("torn.txt");
+    let header = text(&two).lines().next().unwrap().to_string();
+    std::fs::write(&torn, &header[..10]).unwrap();
+    datagen(&torn, 1, 1, &[]);
+    assert_eq!(games(&torn)[&1], resumed[&1]);
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn a_book_gives_the_openings() {
+    let dir = temp_dir("book");
+    let book = dir.join("book.epd");
+    // One usable line (a level pawn ending, with EPD operations), a comment, a
+    // bad FEN and a finished game.
+    let level = "4k3/pppp4/8/8/8/8/PPPP4/4K3 w - -";
+    std::fs::write(
+        &book,
+        format!(
+            "# openings\n\
+             {level} bm Kd2; id \"level\";\n\
+             8/8/8 w - -\n\
+             7k/6Q1/6K1/8/8/8/8/8 b - - 0 1\n"
+        ),
+    )
+    .unwrap();
+    let out = dir.join("data.txt");
+    let o = datagen(
+        &out,
+        1,
+        1,
+        &["--book", book.to_str().unwrap(), "--random-plies", "0"],
+    );
+    let err = text(&o.stderr);
+    assert!(err.contains("book.epd:3: bad FEN"), "{err}");
+    assert!(err.contains("book.epd:4: the game is over"), "{err}");
+    let all = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        all.lines().next().unwrap().contains("book 1 positions"),
+        "{all}"
+    );
+    // The game starts at the book position (its first move is quiet).
+    let first = games(&out)[&1].lines().next().unwrap().to_string();
+    assert!(first.starts_with(&format!("{level} 0 1 | ")), "{first}");
+
+    // A book whose every opening is lopsided cannot give a game.
+    std::fs::write(&book, "8/8/8/4k3/8/8/8/R3K3 w - - bm Ra5;\n").unwrap();
+    let o = brokkr(&[
+        "datagen",
+        "--out",
+        dir.join("lopsided.txt").to_str().unwrap(),
+        "--games",
+        "1",
+        "--nodes",
+        "300",
+        "--book",
+        book.to_str().unwrap(),
+    ]);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("game 1: no playable opening in 100 tries"),
+        "{err}"
+    );
+    assert!(
+        text(&o.stdout).contains("played 0 games"),
+        "{}",
+        text(&o.stdout)
+    );
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn bad_arguments_and_foreign_files_fail_cleanly() {
+    let dir = temp_dir("bad");
+    let out = dir.join("out.txt");
+    let o = out.to_str().unwrap();
+    let foreign = dir.join("foreign.txt");
+    std::fs::write(
+        &foreign,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 | 0 | 0.5\n",
+    )
+    .unwrap();
+    let empty_book = dir.join("empty.epd");
+    std::fs::write(&empty_book, "# nothing\n\n").unwrap();
+    let made = dir.join("made.txt");
+    datagen(&made, 1, 1, &[]);
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["datagen"], "needs --out"),
+        (vec!["datagen", "--out", o], "needs --games"),
+        (vec!["datagen", "--out", o, "--games", "0"], "--games"),
+        (vec!["datagen", "--out", o, "--games", "-3"], "--games"),
+        (
+            vec!["datagen", "--out", o, "--games", "2", "--nodes", "x"],
+            "--nodes",
+        ),
+        (
+            vec!["datagen", "--out", o, "--games", "2", "--threads", "0"],
+            "--threads",
+        ),
+        (
+            vec!["datagen", "--out", o, "--games", "2", "--hash", "0"],
+            "--hash",
+        ),
+        (
+            vec!["datagen", "--out", o, "--games", "2", "--random-plies", "x"],
+            "--random-plies",
+        ),
+        (
+            vec!["datagen", "--out", o, "--games", "2", "--seed", "-1"],
+            "--seed",
+        ),
+        (
+            vec!["datagen", "--out", o, "--games", "2", "--slider", "nope"],
+            "--slider",
+        ),
+        (
+            vec!["datagen", "--out", o, "--games", "2", "--depth", "3"],
+            "unknown option --depth",
+        ),
+        (
+            vec!["datagen", "--out", o, "--games", "2", "extra"],
+            "unexpected argument 'extra'",
+        ),
+        (
+            vec![
+                "datagen",
+                "--out",
+                o,
+                "--games",
+                "2",
+                "--book",
+                "/nonexistent/b.epd",
+            ],
+            "cannot read book",
+        ),
+        (
+            vec![
+                "datagen",
+                "--out",
+                o,
+                "--games",
+                "2",
+                "--book",
+                empty_book.to_str().unwrap(),
+            ],
+            "no usable position",
+        ),
+        (
+            vec![
+                "datagen",
+                "--out",
+                foreign.to_str().unwrap(),
+                "--games",
+                "1",
+            ],
+            "is not a brokkr datagen file",
+        ),
+        (
+            vec![
+                "datagen",
+                "--out",
+                made.to_str().unwrap(),
+                "--games",
+                "2",
+                "--seed",
+                "9",
+            ],
+            "was written with other settings",
+        ),
+        (
+            vec![
+                "datagen",
+                "--out",
+                "/nonexistent/dir/out.txt",
+                "--games",
+                "1",
+            ],
+            "cannot open",
+        ),
+        (
+            vec!["datagen", "--out", "/dev/zero", "--games", "1"],
+            "not a regular file",
+        ),
+    ];
+    let made_before = std::fs::read(&made).unwrap();
+    for (args, why) in cases {
+        let r = brokkr(&args);
+        let err = text(&r.stderr);
+        assert_eq!(r.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.starts_with("brokkr: ") && err.contains(why),
+            "{args:?}: {err}"
+        );
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+    // A file another run is writing (it holds the lock) is left alone.
+    let held = std::fs::File::open(&made).unwrap();
+    held.try_lock().unwrap();
+    let r = brokkr(&[
+        "datagen",
+        "--out",
+        made.to_str().unwrap(),
+        "--games",
+        "2",
+        "--nodes",
+        "300",
+    ]);
+    let err = text(&r.stderr);
+    assert_eq!(r.status.code(), Some(2), "{err}");
+    assert!(err.contains("is being written by another run"), "{err}");
+    drop(held);
+    assert!(!out.exists(), "a failed run created its output");
+    assert!(std::fs::read_to_string(&foreign)
+        .unwrap()
+        .ends_with("| 0 | 0.5\n"));
+    assert_eq!(std::fs::read(&made).unwrap(), made_before);
+    std::fs::remove_dir_all(dir).ok();
+}
+
+/// The train loss printed per epoch.
+fn train_losses(out: &str) -> Vec<f64> {
+    out.lines()
+        .filter_map(|l| l.strip_prefix("epoch "))
+        .map(|l| {
+            let v = l.split("train ").nth(1).unwrap().split(',').next().unwrap();
+            v.trim().parse().unwrap()
+        })
+        .collect()
+}
+
+#[test]
+fn tune_learns_from_datagen_output() {
+    let dir = temp_dir("tune");
+    let data = dir.join("data.txt");
+    datagen(&data, 4, 2, &[]);
+    let weights = dir.join("weights.rs");
+    let o = brokkr(&[
+        "tune",
+        "--data",
+        data.to_str().unwrap(),
+        "--out",
+        weights.to_str().unwrap(),
+        "--epochs",
+        "8",
+        "--batch",
+        "32",
+        "--validation",
+        "0.3",
+    ]);
+    let stdout = text(&o.stdout);
+    assert!(o.status.success(), "{stdout}{}", text(&o.stderr));
+    // Whole games are held out: the split found a game start.
+    let held_out: usize = stdout
+        .split(" held out")
+        .next()
+        .and_then(|s| s.rsplit(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{stdout}"));
+    assert!(held_out > 0, "{stdout}");
+    let l = train_losses(&stdout);
+    assert_eq!(l.len(), 9, "{stdout}");
+    assert!(l[8] < l[0] * 0.9, "the loss did not fall:\n{stdout}");
+    let w = std::fs::read_to_string(&weights).unwrap();
+    assert!(brokkr::eval::tune::parse_weights(&w).is_ok());
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn datagen_has_help() {
+    let o = brokkr(&["datagen", "--help"]);
+    assert!(o.status.success());
+    let help = text(&o.stdout);
+    assert!(
+        help.starts_with("usage: brokkr datagen --out FILE --games N"),
+        "{help}"
+    );
+    assert!(help.contains("FEN | score | result"), "{help}");
+}
