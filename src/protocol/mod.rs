@@ -49,12 +49,20 @@ pub enum Msg {
 
 static STDOUT: Mutex<()> = Mutex::new(());
 
-/// Write one line to stdout and flush it. A write error (the GUI has gone) ends
-/// the process quietly, as a closed pipe would.
+/// Write a line (or several, joined by `\n`) to stdout in one write, and flush
+/// it. A write error (the GUI has gone) ends the process quietly, as a closed
+/// pipe would.
 pub fn emit(line: &str) {
+    let mut text = String::with_capacity(line.len() + 1);
+    text.push_str(line);
+    text.push('\n');
     let _guard = STDOUT.lock().unwrap_or_else(|e| e.into_inner());
     let mut out = std::io::stdout().lock();
-    if writeln!(out, "{line}").and_then(|_| out.flush()).is_err() {
+    if out
+        .write_all(text.as_bytes())
+        .and_then(|_| out.flush())
+        .is_err()
+    {
         std::process::exit(0);
     }
 }

@@ -234,27 +234,31 @@ impl Xboard {
             .map(|k| k.name())
             .collect();
         let o = &self.ctl.opts;
-        emit(&format!(
-            "feature done=0 ping=1 setboard=1 usermove=1 time=1 draw=0 colors=0 analyze=1 \
-             sigint=0 sigterm=0 reuse=1 san=0 nps=0 memory=1 smp=1 \
-             variants=\"normal,fischerandom\" myname=\"{}\"",
-            engine_name()
-        ));
-        emit(&format!(
-            "feature option=\"BitPath -combo {}\"",
-            combo(o.bits.name(), &bits)
-        ));
-        emit(&format!(
-            "feature option=\"Slider -combo {}\"",
-            combo(o.slider.name(), &sliders)
-        ));
-        emit("feature option=\"MultiPV -spin 1 1 256\"");
-        emit(&format!(
-            "feature option=\"Move_Overhead -spin {} 0 10000\"",
-            crate::search::DEFAULT_MOVE_OVERHEAD_MS
-        ));
-        emit("feature option=\"Clear_Hash -button\"");
-        emit("feature done=1");
+        // One write for the whole answer: a GUI waiting for `done=1` is woken once.
+        let lines = [
+            format!(
+                "feature done=0 ping=1 setboard=1 usermove=1 time=1 draw=0 colors=0 analyze=1 \
+                 sigint=0 sigterm=0 reuse=1 san=0 nps=0 memory=1 smp=1 \
+                 variants=\"normal,fischerandom\" myname=\"{}\"",
+                engine_name()
+            ),
+            format!(
+                "feature option=\"BitPath -combo {}\"",
+                combo(o.bits.name(), &bits)
+            ),
+            format!(
+                "feature option=\"Slider -combo {}\"",
+                combo(o.slider.name(), &sliders)
+            ),
+            "feature option=\"MultiPV -spin 1 1 256\"".to_string(),
+            format!(
+                "feature option=\"Move_Overhead -spin {} 0 10000\"",
+                crate::search::DEFAULT_MOVE_OVERHEAD_MS
+            ),
+            "feature option=\"Clear_Hash -button\"".to_string(),
+            "feature done=1".to_string(),
+        ];
+        emit(&lines.join("\n"));
     }
 
     fn new_game(&mut self) {
