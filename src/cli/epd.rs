@@ -9,7 +9,7 @@
 //! one typo in a 300-position suite should not hide the other 299 results.
 
 use super::bench::parse_range;
-use super::lines::{Line, LineReader, MAX_LINE};
+use super::lines::LineReader;
 use super::text::{escape, escape_short};
 use super::Args;
 use crate::attacks::Slider;
@@ -166,11 +166,9 @@ fn run_suite<E: Engine>(job: &Job, out: &mut dyn Write) -> Result<(), String> {
     let mut t = Tally::default();
     while let Some(line) = lines.read_line().map_err(|e| format!("{name}:{e}"))? {
         let number = lines.number();
-        let test = match line {
-            Line::Text(text) => parse_test::<E::Slider>(&text, number),
-            Line::TooLong(n) => Err(format!("line of {n} bytes is longer than {MAX_LINE}")),
-            Line::NotUtf8(lossy) => Err(format!("not UTF-8 text: '{}'", escape_short(&lossy))),
-        };
+        let test = line
+            .into_text()
+            .and_then(|text| parse_test::<E::Slider>(&text, number));
         let test = match test {
             Ok(Some(test)) => test,
             Ok(None) => continue,

@@ -22,6 +22,20 @@ pub enum Line {
     NotUtf8(String),
 }
 
+impl Line {
+    /// The line's text, or why it has none (for a message about the line).
+    pub fn into_text(self) -> Result<String, String> {
+        match self {
+            Line::Text(t) => Ok(t),
+            Line::TooLong(n) => Err(format!("line of {n} bytes is longer than {MAX_LINE}")),
+            Line::NotUtf8(lossy) => Err(format!(
+                "not UTF-8 text: '{}'",
+                super::text::escape_short(&lossy)
+            )),
+        }
+    }
+}
+
 /// A bounded line reader over any buffered reader.
 pub struct LineReader<R> {
     reader: R,

@@ -409,7 +409,6 @@ fn option_bool(name: &str, v: Option<&str>) -> Result<bool, String> {
 
 /// Set an option by its (case-insensitive) name. Shared by both dialects.
 pub fn set_option(ctl: &mut Controller, name: &str, value: Option<&str>) -> Result<(), String> {
-    let cpu = ctl.cpu.clone();
     match name.to_ascii_lowercase().as_str() {
         "hash" => {
             let mb = option_number(name, value, 1, MAX_HASH_MB as u64)? as usize;
@@ -435,7 +434,7 @@ pub fn set_option(ctl: &mut Controller, name: &str, value: Option<&str>) -> Resu
                 .to_ascii_lowercase()
                 .parse()
                 .map_err(|e: String| shown(&e))?;
-            if !p.available(&cpu) {
+            if !p.available(&ctl.cpu) {
                 return Err(format!("bit path '{p}' is not available on this CPU"));
             }
             ctl.opts.bits = p;
@@ -446,7 +445,7 @@ pub fn set_option(ctl: &mut Controller, name: &str, value: Option<&str>) -> Resu
                 .to_ascii_lowercase()
                 .parse()
                 .map_err(|e: String| shown(&e))?;
-            if !k.available(&cpu) {
+            if !k.available(&ctl.cpu) {
                 return Err(format!("slider '{k}' is not available on this CPU"));
             }
             ctl.opts.slider = k;

@@ -7,7 +7,7 @@ use crate::attacks::Slider;
 use crate::bits::Bits;
 use crate::board::{Board, Position};
 use crate::cli::epd::split_position;
-use crate::cli::lines::{Line, LineReader, MAX_LINE};
+use crate::cli::lines::LineReader;
 use crate::cli::text::{escape, escape_short};
 use std::io::BufReader;
 
@@ -71,35 +71,14 @@ impl<S: Slider> Book<S> {
         let mut positions = Vec::new();
         let mut bad = 0;
         while let Some(line) = lines.read_line().map_err(|e| format!("{name}:{e}"))? {
-            let text = match line {
-                Line::Text(t) => t,
-                Line::TooLong(n) => {
-                    bad += 1;
-                    report(
-                        &name,
-                        lines.number(),
-                        bad,
-                        &format!("line of {n} bytes is longer than {MAX_LINE}"),
-                    );
-                    continue;
-                }
-                Line::NotUtf8(lossy) => {
-                    bad += 1;
-                    report(
-                        &name,
-                        lines.number(),
-                        bad,
-                        &format!("not UTF-8 text: '{}'", escape_short(&lossy)),
-                    );
-                    continue;
-                }
-            };
-            match parse_position::<B, S>(&text) {
+            match line.into_text().and_then(|t| parse_position::<B, S>(&t)) {
                 Ok(Some(b)) => positions.push(b),
                 Ok(None) => {}
                 Err(why) => {
                     bad += 1;
-                    report(&name, lines.number(), bad, &why);
+                    if bad <= MAX_REPORTED {
+                        noteln!("brokkr: {name}:{}: {why}: skipped", lines.number());
+                    }
                 }
             }
         }
@@ -121,12 +100,6 @@ impl<S: Slider> Book<S> {
             positions,
             description,
         })
-    }
-}
-
-fn report(name: &str, number: usize, bad: usize, why: &str) {
-    if bad <= MAX_REPORTED {
-        noteln!("brokkr: {name}:{number}: {why}: skipped");
     }
 }
 
