@@ -183,6 +183,55 @@ fn pawn_hash_matches_a_fresh_computation() {
     table.clear();
 }
 
+/// Lazy evaluation keeps its promise: with an open window it is the full value,
+/// and with any window it gives either the full value or a value beyond the
+/// window by more than `LAZY_MARGIN`, on the side where the full value lies far.
+#[test]
+fn lazy_evaluation_answers_in_full_or_far_outside_the_window() {
+    use brokkr::eval::LAZY_MARGIN;
+    let mut table = PawnTable::new();
+    let (mut lazy, mut total) = (0, 0);
+    for seed in 0..24u8 {
+        let choices: Vec<u8> = (0..160u32)
+            .map(|i| (i as u8).wrapping_mul(seed | 3).wrapping_add(seed))
+            .collect();
+        for b in random_positions(seed as usize, &choices) {
+            let full = evaluate::<Portable, Magic>(&b, &mut table, -30_000, 30_000);
+            let white = evaluate_white::<Portable, Magic, _>(&b, None, &mut brokkr::eval::NoTrace);
+            let stm = if b.side_to_move() == brokkr::types::Color::White {
+                1
+            } else {
+                -1
+            };
+            assert_eq!(full, stm * white.value, "{}", b.to_fen());
+            for (alpha, beta) in [
+                (-2000, -1999),
+                (-300, 300),
+                (0, 1),
+                (700, 701),
+                (1500, 3000),
+            ] {
+                let v = evaluate::<Portable, Magic>(&b, &mut table, alpha, beta);
+                total += 1;
+                if v != full {
+                    lazy += 1;
+                    assert!(
+                        v < alpha - LAZY_MARGIN || v > beta + LAZY_MARGIN,
+                        "{}: lazy {v} inside ({alpha}, {beta}) widened by the margin",
+                        b.to_fen()
+                    );
+                }
+            }
+        }
+    }
+    // The windows above are far from many of these positions' values: lazy
+    // evaluation must have answered some of them early.
+    assert!(
+        lazy > 0,
+        "lazy evaluation never answered early in {total} calls"
+    );
+}
+
 /// The value from White's side of `fen`.
 fn white(fen: &str) -> i32 {
     let b = B::from_fen(fen).unwrap();

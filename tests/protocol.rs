@@ -399,6 +399,77 @@ fn uci_hidden_switches_turn_off_a_term_group_or_a_feature() {
     e.finish();
 }
 
+/// The node count of a fresh `go depth D` search from `fen`.
+fn nodes_at_depth(e: &mut Engine, fen: &str, depth: u32) -> u64 {
+    e.send("ucinewgame");
+    e.send(&format!("position fen {fen}"));
+    e.send(&format!("go depth {depth}"));
+    let mut nodes = 0;
+    loop {
+        let l = e.expect("info or bestmove", |l| {
+            l.starts_with("bestmove") || l.contains(" nodes ")
+        });
+        if l.starts_with("bestmove") {
+            return nodes;
+        }
+        let words: Vec<&str> = l.split_whitespace().collect();
+        if let Some(i) = words.iter().position(|&w| w == "nodes") {
+            nodes = words[i + 1].parse().expect("a node count");
+        }
+    }
+}
+
+/// `uci --switches` lists every hidden switch (fastchess sends only the options an
+/// engine lists), plain `uci` lists none, and each listed switch, set to the
+/// other value, changes the search: a switch that did nothing would make every
+/// match that measures it a match of a build against itself.
+#[test]
+fn uci_switches_are_listed_on_request_and_each_changes_the_search() {
+    let mut plain = uci();
+    plain.send("isready");
+    let listed = |l: &str| l.contains("Feature_") || l.contains("Eval_");
+    let l = plain.expect("readyok", |l| l == "readyok" || listed(l));
+    assert_eq!(l, "readyok", "plain uci lists a hidden switch");
+    plain.finish();
+
+    let mut e = Engine::start(&["uci", "--switches"]);
+    e.send("uci");
+    let mut switches = vec![];
+    loop {
+        let l = e.expect("an option or uciok", |l| l == "uciok" || listed(l));
+        if l == "uciok" {
+            break;
+        }
+        let words: Vec<&str> = l.split_whitespace().collect();
+        assert_eq!(words[3..6], ["type", "check", "default"], "{l}");
+        switches.push((words[2].to_string(), words[6] == "true"));
+    }
+    assert!(switches.len() >= 20, "too few switches: {switches:?}");
+    // A middlegame, and a pawn ending for the terms only endings use.
+    let fens = [
+        "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 8",
+        "8/5k2/3p4/1p1Pp2p/pP2Pp1P/P4P1K/8/8 b - - 0 50",
+    ];
+    let base: Vec<u64> = fens.iter().map(|f| nodes_at_depth(&mut e, f, 9)).collect();
+    for (name, default) in &switches {
+        e.send(&format!("setoption name {name} value {}", !default));
+        let now: Vec<u64> = fens.iter().map(|f| nodes_at_depth(&mut e, f, 9)).collect();
+        assert_ne!(now, base, "{name}={} changed no search", !default);
+        e.send(&format!("setoption name {name} value {default}"));
+    }
+    let again: Vec<u64> = fens.iter().map(|f| nodes_at_depth(&mut e, f, 9)).collect();
+    assert_eq!(again, base, "the defaults did not come back");
+    e.finish();
+
+    // The flag belongs to UCI only, and nothing else follows `uci`.
+    for args in [&["uci", "--bogus"][..], &["xboard", "--switches"][..]] {
+        let out = Command::new(BIN).args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("unexpected arguments"), "{args:?}: {err}");
+    }
+}
+
 /// The pv of the last `info` line before `bestmove`.
 fn last_pv(e: &mut Engine) -> Vec<String> {
     let mut pv = vec![];

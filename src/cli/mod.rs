@@ -124,9 +124,9 @@ pub const COMMANDS: &[Command] = &[
     },
     Command {
         name: "uci",
-        synopsis: "uci",
+        synopsis: "uci [--switches]",
         summary: "the engine, speaking UCI",
-        help: "usage: brokkr uci\n\nRun the engine on stdin/stdout, speaking UCI from the first line.",
+        help: "usage: brokkr uci [--switches]\n\nRun the engine on stdin/stdout, speaking UCI from the first line.\n\n  --switches  also list the hidden options Feature_<name> and Eval_<group> in the\n              answer to 'uci', so that match runners which only send the options an\n              engine lists (fastchess) can set them",
         run: uci,
     },
     Command {
@@ -198,12 +198,17 @@ pub fn run(args: &[String]) -> i32 {
     // under this thread's lock on stdout.
     let engine = match args {
         [] => Some((crate::protocol::Protocol::Uci, true)),
-        [c] if c.eq_ignore_ascii_case("uci") => Some((crate::protocol::Protocol::Uci, false)),
+        [c] | [c, _]
+            if c.eq_ignore_ascii_case("uci")
+                && !args.iter().any(|a| a == "-h" || a == "--help") =>
+        {
+            Some((crate::protocol::Protocol::Uci, false))
+        }
         [c] if c.eq_ignore_ascii_case("xboard") => Some((crate::protocol::Protocol::Xboard, false)),
         _ => None,
     };
     if let Some((p, detect)) = engine {
-        return match protocol(p, detect, &[]) {
+        return match protocol(p, detect, args.get(1..).unwrap_or(&[])) {
             Ok(()) => 0,
             Err(msg) => {
                 noteln!("brokkr: {msg}");
@@ -340,13 +345,17 @@ fn xboard(args: &[String], _: &mut dyn Write) -> Result<(), String> {
 
 /// Run the engine loop; `detect` picks the protocol from the first command.
 fn protocol(p: crate::protocol::Protocol, detect: bool, args: &[String]) -> Result<(), String> {
-    if !args.is_empty() && !detect {
-        return Err(format!(
-            "unexpected arguments: {}",
-            text::escape_short(&args.join(" "))
-        ));
-    }
-    match crate::protocol::run(if detect { None } else { Some(p) }) {
+    let switches = match args {
+        [] => false,
+        [s] if s == "--switches" && !detect && p == crate::protocol::Protocol::Uci => true,
+        _ => {
+            return Err(format!(
+                "unexpected arguments: {}",
+                text::escape_short(&args.join(" "))
+            ))
+        }
+    };
+    match crate::protocol::run(if detect { None } else { Some(p) }, switches) {
         0 => Ok(()),
         code => Err(format!("the engine loop ended with code {code}")),
     }

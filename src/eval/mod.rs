@@ -65,8 +65,10 @@ pub fn set_terms(terms: &[Term], on: bool) -> u32 {
 /// Static evaluation in centipawns from the side to move's point of view,
 /// |v| < 10_000.
 ///
-/// `alpha`/`beta` are the search window, kept for lazy evaluation; it is not used
-/// (see the README's evaluation section).
+/// `alpha`/`beta` are the search window, for lazy evaluation (Gk): when material,
+/// the piece-square tables and the pawn structure alone are more than
+/// [`LAZY_MARGIN`] outside it, that partial value is returned. A full window
+/// (`-INFINITE..INFINITE`) turns it off.
 #[inline]
 pub fn evaluate<B: Bits, S: Slider>(
     board: &Board<S>,
@@ -74,13 +76,21 @@ pub fn evaluate<B: Bits, S: Slider>(
     alpha: i32,
     beta: i32,
 ) -> i32 {
-    let _ = (alpha, beta);
-    let white = evaluate_white::<B, S, NoTrace>(board, Some(pawns), &mut NoTrace).value;
+    // The window as White sees it.
+    let window = match board.side_to_move() {
+        Color::White => (alpha, beta),
+        Color::Black => (-beta, -alpha),
+    };
+    let white = evaluate_in::<B, S, NoTrace>(board, Some(pawns), &mut NoTrace, window).value;
     match board.side_to_move() {
         Color::White => white,
         Color::Black => -white,
     }
 }
+
+/// How far outside the window the partial value of lazy evaluation must be for
+/// the remaining terms (mobility, king safety, passers, threats) to be skipped.
+pub const LAZY_MARGIN: i32 = 600;
 
 /// What one evaluation found, from White's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -127,6 +137,16 @@ pub fn evaluate_white<B: Bits, Sl: Slider, T: Trace>(
     pawns: Option<&mut PawnTable>,
     t: &mut T,
 ) -> Evaluation {
+    evaluate_in::<B, Sl, T>(board, pawns, t, (i32::MIN, i32::MAX))
+}
+
+/// [`evaluate_white`] with lazy evaluation against `window` (White's view).
+fn evaluate_in<B: Bits, Sl: Slider, T: Trace>(
+    board: &Board<Sl>,
+    pawns: Option<&mut PawnTable>,
+    t: &mut T,
+    window: (i32, i32),
+) -> Evaluation {
     let phase = phase::<B, Sl>(board);
     let terms = TERMS.load(Ordering::Relaxed);
     let rules = on(terms, Term::Endgame);
@@ -151,6 +171,19 @@ pub fn evaluate_white<B: Bits, Sl: Slider, T: Trace>(
     };
     if on(terms, Term::Pawns) {
         score += entry.score;
+    }
+    // Lazy evaluation: far outside the window, the rest cannot bring it back.
+    let partial = taper(score, phase, SCALE_NORMAL);
+    if partial.saturating_add(LAZY_MARGIN) < window.0
+        || partial.saturating_sub(LAZY_MARGIN) > window.1
+    {
+        return Evaluation {
+            value: partial,
+            score,
+            phase,
+            scale: SCALE_NORMAL,
+            special: false,
+        };
     }
 
     let info = pieces::Info::new::<Sl>(board);

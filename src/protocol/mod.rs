@@ -194,8 +194,9 @@ pub fn shown(s: &str) -> String {
 }
 
 /// Run the engine on stdin/stdout. `forced` skips the detection from the first
-/// command. Returns the exit code.
-pub fn run(forced: Option<Protocol>) -> i32 {
+/// command; `switches` makes UCI's `uci` answer list the hidden feature and
+/// term-group switches too. Returns the exit code.
+pub fn run(forced: Option<Protocol>, switches: bool) -> i32 {
     let mut inbox = Inbox::new();
     let (protocol, first) = match forced {
         Some(p) => (p, None),
@@ -206,7 +207,7 @@ pub fn run(forced: Option<Protocol>) -> i32 {
         },
     };
     match protocol {
-        Protocol::Uci => uci::run(inbox, first),
+        Protocol::Uci => uci::run(inbox, first, switches),
         Protocol::Xboard => xboard::run(inbox, first),
     }
 }

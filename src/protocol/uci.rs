@@ -24,9 +24,10 @@ pub fn engine_name() -> String {
 pub const AUTHORS: &str = "the brokkr developers";
 
 /// Run the UCI loop until `quit` or EOF. `first` is a line already read.
-pub fn run(inbox: Inbox, first: Option<String>) -> i32 {
+pub fn run(inbox: Inbox, first: Option<String>, switches: bool) -> i32 {
     let mut uci = Uci {
         ctl: Controller::new(inbox),
+        switches,
     };
     if let Some(l) = first {
         if !uci.line(&l) {
@@ -73,6 +74,8 @@ fn bestmove_line(b: &Board<Magic>, best: Move, ponder: Option<Move>) -> String {
 
 struct Uci {
     ctl: Controller,
+    /// List the hidden switches in the answer to `uci` (`brokkr uci --switches`).
+    switches: bool,
 }
 
 impl Uci {
@@ -153,6 +156,9 @@ impl Uci {
             format!("id author {AUTHORS}"),
         ];
         lines.extend(option_lines(&self.ctl.opts, &self.ctl.cpu));
+        if self.switches {
+            lines.extend(switch_lines(&self.ctl.opts));
+        }
         lines.push("uciok".into());
         emit(&lines.join("\n"));
     }
@@ -480,6 +486,27 @@ pub fn set_option(ctl: &mut Controller, name: &str, value: Option<&str>) -> Resu
         }
     }
     Ok(())
+}
+
+/// The `option` lines of the hidden switches: each search feature
+/// (`Feature_<name>`) and each evaluation term group (`Eval_<group>`), with its
+/// default. Listed only on request: runners such as fastchess send only the
+/// options an engine lists, and silently skip the rest.
+pub fn switch_lines(o: &Options) -> Vec<String> {
+    let mut features = o.features;
+    let mut lines: Vec<String> = features
+        .switches()
+        .into_iter()
+        .map(|(name, on)| format!("option name Feature_{name} type check default {on}"))
+        .collect();
+    let terms = crate::eval::TERMS.load(std::sync::atomic::Ordering::Relaxed);
+    lines.extend(crate::eval::Term::SWITCHABLE.iter().map(|&t| {
+        let key = t.key();
+        let name = format!("{}{}", key[..1].to_ascii_uppercase(), &key[1..]);
+        let on = terms & (1 << t as u32) != 0;
+        format!("option name Eval_{name} type check default {on}")
+    }));
+    lines
 }
 
 /// Parse `startpos|fen FEN [moves M...]` into a game.

@@ -54,6 +54,8 @@ pub struct Features {
     pub aspiration: bool,
     pub history: bool,
     pub check_extension: bool,
+    /// Lazy evaluation (Gk), off by default: see the README's feature table.
+    pub lazy_eval: bool,
 }
 
 impl Default for Features {
@@ -71,13 +73,14 @@ impl Default for Features {
             aspiration: true,
             history: true,
             check_extension: true,
+            lazy_eval: false,
         }
     }
 }
 
 impl Features {
     /// Every switch with its option name.
-    pub fn switches(&mut self) -> [(&'static str, &mut bool); 12] {
+    pub fn switches(&mut self) -> [(&'static str, &mut bool); 13] {
         [
             ("NullMove", &mut self.null_move),
             ("LMR", &mut self.lmr),
@@ -91,6 +94,7 @@ impl Features {
             ("Aspiration", &mut self.aspiration),
             ("History", &mut self.history),
             ("CheckExtension", &mut self.check_extension),
+            ("LazyEval", &mut self.lazy_eval),
         ]
     }
 }

@@ -628,6 +628,11 @@ impl<'a, E: Engine> Worker<'a, E> {
     }
 
     fn eval(&mut self, alpha: i32, beta: i32) -> i32 {
+        let (alpha, beta) = if self.features.lazy_eval {
+            (alpha, beta)
+        } else {
+            (-INFINITE, INFINITE)
+        };
         evaluate::<E::Bits, E::Slider>(&self.board, &mut self.data.pawns, alpha, beta)
     }
 
