@@ -56,6 +56,10 @@ pub struct Features {
     pub check_extension: bool,
     /// Lazy evaluation (Gk), off by default: see the README's feature table.
     pub lazy_eval: bool,
+    /// Killers and the countermove, searched right after the winning captures.
+    pub refutations: bool,
+    /// The continuation histories (1 and 2 plies back) in the order of quiet moves.
+    pub cont_history: bool,
 }
 
 impl Default for Features {
@@ -74,13 +78,15 @@ impl Default for Features {
             history: true,
             check_extension: true,
             lazy_eval: false,
+            refutations: true,
+            cont_history: true,
         }
     }
 }
 
 impl Features {
     /// Every switch with its option name.
-    pub fn switches(&mut self) -> [(&'static str, &mut bool); 13] {
+    pub fn switches(&mut self) -> [(&'static str, &mut bool); 15] {
         [
             ("NullMove", &mut self.null_move),
             ("LMR", &mut self.lmr),
@@ -95,6 +101,8 @@ impl Features {
             ("History", &mut self.history),
             ("CheckExtension", &mut self.check_extension),
             ("LazyEval", &mut self.lazy_eval),
+            ("Refutations", &mut self.refutations),
+            ("ContHistory", &mut self.cont_history),
         ]
     }
 }

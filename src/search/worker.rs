@@ -577,6 +577,9 @@ impl<'a, E: Engine> Worker<'a, E> {
     /// The continuation-history tables of the moves 1 and 2 plies before `ply`.
     #[inline(always)]
     fn cont_tables(&self, ply: usize) -> [Option<&PieceTo>; 2] {
+        if !self.features.cont_history {
+            return [None, None];
+        }
         let h = &self.data.histories;
         let at = |back: usize| {
             let f = &self.stack[ply + OFF - back];
@@ -808,12 +811,16 @@ impl<'a, E: Engine> Worker<'a, E> {
         // Step 10. The move loop.
         let us = self.board.side_to_move();
         let prev = self.stack[ply + OFF - 1];
-        let counter = if prev.piece < 12 {
+        let counter = if prev.piece < 12 && self.features.refutations {
             self.data.histories.countermove[prev.piece as usize][prev.to as usize]
         } else {
             Move::NULL
         };
-        let killers = self.stack[ply + OFF].killers;
+        let killers = if self.features.refutations {
+            self.stack[ply + OFF].killers
+        } else {
+            [Move::NULL; 2]
+        };
         let mut picker = MovePicker::new(in_check, tt_move, killers, counter);
         let mut best_score = -INFINITE;
         let mut best_move = Move::NULL;
