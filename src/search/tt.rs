@@ -294,14 +294,21 @@ pub fn score_to_tt(score: i32, ply: usize) -> i32 {
 }
 
 /// A stored score seen from `ply` plies below the root.
+///
+/// A mate stored far from this node can lie more than `MAX_PLY` plies from the
+/// root once the hash grafts it here. Left alone it would cross below
+/// [`MATE_IN_MAX`] and pass for an ordinary score above any evaluation: WAC.111
+/// reported `cp 31871` for such a mate (a mate 129 plies away). It is kept a
+/// mate, the farthest one the scores can say, so it still beats every
+/// evaluation and loses to every mate the search can see to its end.
 #[inline]
 pub fn score_from_tt(score: i32, ply: usize) -> i32 {
     if score == VALUE_NONE {
         score
     } else if score >= MATE_IN_MAX {
-        score - ply as i32
+        (score - ply as i32).max(MATE_IN_MAX)
     } else if score <= -MATE_IN_MAX {
-        score + ply as i32
+        (score + ply as i32).min(-MATE_IN_MAX)
     } else {
         score
     }
@@ -311,6 +318,18 @@ pub fn score_from_tt(score: i32, ply: usize) -> i32 {
 mod tests {
     use super::*;
     use crate::search::score::MATE;
+
+    #[test]
+    fn a_mate_grafted_beyond_the_ply_limit_stays_a_mate() {
+        // A mate 100 plies from the node where it was stored, read 40 plies
+        // below the root: 140 plies from the root, past what the scores can say.
+        let stored = score_to_tt(MATE - 100, 0);
+        assert_eq!(score_from_tt(stored, 40), MATE_IN_MAX);
+        assert_eq!(score_from_tt(-stored, 40), -MATE_IN_MAX);
+        // Within reach, the distance is exact.
+        assert_eq!(score_from_tt(stored, 20), MATE - 120);
+        assert_eq!(score_from_tt(-stored, 20), -MATE + 120);
+    }
 
     #[test]
     fn mate_scores_round_trip_by_ply() {
