@@ -62,6 +62,11 @@ pub fn set_terms(terms: &[Term], on: bool) -> u32 {
     }
 }
 
+/// Whether term group `term` is on now (see [`TERMS`]).
+pub fn term_on(term: Term) -> bool {
+    on(TERMS.load(Ordering::Relaxed), term)
+}
+
 /// Static evaluation in centipawns from the side to move's point of view,
 /// |v| < 10_000.
 ///

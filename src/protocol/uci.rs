@@ -499,11 +499,10 @@ pub fn switch_lines(o: &Options) -> Vec<String> {
         .into_iter()
         .map(|(name, on)| format!("option name Feature_{name} type check default {on}"))
         .collect();
-    let terms = crate::eval::TERMS.load(std::sync::atomic::Ordering::Relaxed);
     lines.extend(crate::eval::Term::SWITCHABLE.iter().map(|&t| {
         let key = t.key();
         let name = format!("{}{}", key[..1].to_ascii_uppercase(), &key[1..]);
-        let on = terms & (1 << t as u32) != 0;
+        let on = crate::eval::term_on(t);
         format!("option name Eval_{name} type check default {on}")
     }));
     lines
