@@ -946,8 +946,9 @@ impl<'a, E: Engine> Worker<'a, E> {
                     } else if tt_score >= beta {
                         extension = -1;
                     }
-                } else if self.features.check_extension && gives_check {
-                    // Check extension (Gk, OliThink, Thor's Hammer).
+                } else if self.features.check_extension && gives_check && self.board.see_ge(m, 0) {
+                    // Check extension (Gk, OliThink, Thor's Hammer), for checks that do
+                    // not give material away: a losing check rarely leads anywhere.
                     extension = 1;
                 } else if single_reply {
                     // Single reply (OliThink): the only legal move in check.
