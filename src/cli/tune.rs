@@ -121,6 +121,18 @@ struct Options {
 /// A parsed line: the board, its label and its full-move number.
 type Labelled = (Board<Magic>, f32, u32);
 
+/// Where the validation set starts: the first game start (the move number
+/// drops) at or after `target`, or when the games after `target` are all one
+/// game, the last start before it, so a long last game cannot leave nothing
+/// held out. `samples.len()` (nothing held out) only for a single game.
+fn game_start_near(samples: &[Labelled], target: usize) -> usize {
+    let starts = |i: &usize| samples[*i].2 < samples[*i - 1].2;
+    (target.max(1)..samples.len())
+        .find(starts)
+        .or_else(|| (1..target.min(samples.len())).rev().find(starts))
+        .unwrap_or(samples.len())
+}
+
 fn tune_with<B: Bits>(
     file: &str,
     out: &str,
@@ -141,15 +153,13 @@ fn tune_with<B: Bits>(
         return Err(format!("{file}: no positions"));
     }
     let samples = parse_all(file, &lines, o)?;
-    // Hold out the last games: cut where a game starts (the move number drops).
-    let mut cut = samples.len() - (samples.len() as f64 * o.validation).round() as usize;
-    while o.validation > 0.0
-        && cut > 0
-        && cut < samples.len()
-        && samples[cut].2 >= samples[cut - 1].2
-    {
-        cut += 1;
-    }
+    // Hold out the last games: cut where a game starts.
+    let target = samples.len() - (samples.len() as f64 * o.validation).round() as usize;
+    let cut = if o.validation > 0.0 {
+        game_start_near(&samples, target)
+    } else {
+        samples.len()
+    };
     let (train_s, valid_s) = samples.split_at(cut);
     let train = extract::<B>(train_s, o.threads);
     let valid = extract::<B>(valid_s, o.threads);
@@ -269,4 +279,24 @@ fn extract<B: Bits>(samples: &[Labelled], threads: usize) -> Data {
         all.append(p);
     }
     all
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn with_moves(moves: &[u32]) -> Vec<Labelled> {
+        moves.iter().map(|&m| (Board::startpos(), 0.5, m)).collect()
+    }
+
+    #[test]
+    fn the_validation_cut_falls_on_a_game_start() {
+        // Three games: starting at indices 0, 3 and 5; the last is long.
+        let s = with_moves(&[5, 6, 7, 5, 6, 4, 5, 6, 7, 8, 9]);
+        assert_eq!(game_start_near(&s, 2), 3, "forward to the next start");
+        assert_eq!(game_start_near(&s, 5), 5, "a start is kept as it is");
+        assert_eq!(game_start_near(&s, 8), 5, "back when no game starts after");
+        let one = with_moves(&[5, 6, 7, 8]);
+        assert_eq!(game_start_near(&one, 2), 4, "one game: nothing held out");
+    }
 }
