@@ -139,7 +139,7 @@ impl<S: Slider> Board<S> {
     }
 
     /// The Zobrist key of the position after the legal move `m`, without making it
-    /// (to prefetch the hash-table entry before make).
+    /// (for a caller that looks up or prefetches a hash entry before making it).
     ///
     /// Exact for every move: castling, en passant, promotions and the castling
     /// rights a move takes away included. The one expensive case, a double pawn
