@@ -330,13 +330,7 @@ fn eval_off_switches_term_groups_off() {
     assert!(zero(row(&off, "Tempo")), "{off}");
     for name in ["King safety", "Threats", "Pawn structure"] {
         assert_ne!(row(&all, name), row(&off, name), "{name} was zero anyway");
-        assert!(
-            row(&off, name)
-                .split('|')
-                .skip(1)
-                .all(|c| c.split_whitespace().all(|v| v == "0")),
-            "{off}"
-        );
+        assert!(zero(row(&off, name)), "{off}");
     }
     assert_eq!(row(&all, "Mobility"), row(&off, "Mobility"));
     assert_ne!(all.lines().last(), off.lines().last());
