@@ -325,9 +325,19 @@ fn eval_off_switches_term_groups_off() {
             .skip(1)
             .all(|c| c.split_whitespace().all(|v| v == "0"))
     };
-    // Tempo is off by default (it measured to lose), so it is zero either way.
-    assert!(zero(row(&all, "Tempo")), "{all}");
-    assert!(zero(row(&off, "Tempo")), "{off}");
+    // Tempo and development are off by default (neither measured to pay), so
+    // they are zero either way; --on brings them back.
+    for name in ["Tempo", "Development"] {
+        assert!(zero(row(&all, name)), "{all}");
+        assert!(zero(row(&off, name)), "{off}");
+    }
+    let o = brokkr(&["eval", "--fen", fen, "--on", "tempo,development"]);
+    assert!(o.status.success());
+    let on = String::from_utf8(o.stdout).unwrap();
+    for name in ["Tempo", "Development"] {
+        assert!(!zero(row(&on, name)), "{name} stayed zero with --on:\n{on}");
+    }
+    assert_eq!(row(&all, "Mobility"), row(&on, "Mobility"));
     for name in ["King safety", "Threats", "Pawn structure"] {
         assert_ne!(row(&all, name), row(&off, name), "{name} was zero anyway");
         assert!(zero(row(&off, name)), "{off}");
@@ -361,6 +371,8 @@ fn eval_rejects_bad_input() {
         &["eval", "--slider", "nope"],
         &["eval", "--off", "material"],
         &["eval", "--off", "king,nonsense"],
+        &["eval", "--on", "development,nonsense"],
+        &["eval", "--on"],
     ] {
         let o = brokkr(args);
         assert_eq!(o.status.code(), Some(2), "{args:?}");

@@ -378,7 +378,7 @@ fn uci_hidden_switches_turn_off_a_term_group_or_a_feature() {
         e.send("eval");
         e.expect("final eval", |l| l.starts_with("Final (side to move):"))
     };
-    // Tempo is the one group off by default (it measured to lose).
+    // Tempo is off by default (it did not measure to pay).
     let without_tempo = final_eval(&mut e);
     e.send("setoption name Eval_Tempo value true");
     let with = final_eval(&mut e);

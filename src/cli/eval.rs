@@ -6,11 +6,14 @@ use crate::board::Board;
 use crate::eval::eval_report;
 
 pub const HELP: &str = "\
-usage: brokkr eval [--fen FEN] [--off GROUPS] [--bits PATH] [--slider NAME]
+usage: brokkr eval [--fen FEN] [--off GROUPS] [--on GROUPS] [--bits PATH] [--slider NAME]
 
   --fen FEN        the position (default: the start position)
-  --off GROUPS      switch term groups off, comma-separated: mobility, pawns,
-                   passed, king, pieces, threats, endgame, tempo
+  --off GROUPS     switch term groups off, comma-separated: mobility, pawns,
+                   passed, king, pieces, centre, development, threats,
+                   endgame, tempo
+  --on GROUPS      switch term groups on that are off by default (tempo,
+                   development), same names
   --bits PATH      bitscan/popcount path (asm, bmi, table, portable, extern, extern-bmi)
   --slider NAME    slider-attack backend (magic, pext, rotated, kindergarten, rayloop)
 
@@ -20,7 +23,7 @@ phase and the scale factor, then `Final (white): N cp` and
 
 /// Run `brokkr eval` with `args` (after the command name).
 pub fn run(args: &[String]) -> Result<(), String> {
-    let a = Args::parse(args, &["fen", "off", "bits", "slider"], &["help"])?;
+    let a = Args::parse(args, &["fen", "off", "on", "bits", "slider"], &["help"])?;
     if a.flag("help") {
         println!("{HELP}");
         return Ok(());
@@ -32,6 +35,9 @@ pub fn run(args: &[String]) -> Result<(), String> {
     }
     if let Some(list) = a.value("off") {
         crate::eval::set_terms(&crate::eval::Term::parse_list(list)?, false);
+    }
+    if let Some(list) = a.value("on") {
+        crate::eval::set_terms(&crate::eval::Term::parse_list(list)?, true);
     }
     let choice = choice(&a)?;
     crate::with_bits!(choice.bits, B => crate::with_slider!(choice.slider, S => {

@@ -87,6 +87,12 @@ layout! {
     KING_PROTECTOR: 2,
     // Safe central squares behind the pawns, times the pieces that can use them / 8.
     SPACE: 1,
+    // Gk's opening terms: the centre (d4-e5) and the ring around it (c3-f6)
+    // attacked, each square counted up to twice; knights and bishops on the first
+    // rank; a queen off the first rank, per minor still on it.
+    CENTRE_CONTROL: 2,
+    UNDEVELOPED: 1,
+    EARLY_QUEEN: 1,
     // Threats: an enemy piece of each kind (pawn to queen) attacked by a pawn, a
     // minor or a rook; an enemy piece attacked and not defended.
     THREAT_BY_PAWN: 5,

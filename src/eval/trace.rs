@@ -25,6 +25,10 @@ pub enum Term {
     King,
     /// Bishop pair, rooks, outposts, space and the other piece terms.
     Pieces,
+    /// Control of the centre (Gk).
+    Centre,
+    /// Minors at home and the early queen (Gk).
+    Development,
     /// Threats and hanging pieces.
     Threats,
     /// King centralisation in pawn endings; as a switch, also the endgame rules
@@ -36,7 +40,7 @@ pub enum Term {
 
 impl Term {
     /// Every term, in table order.
-    pub const ALL: [Term; 10] = [
+    pub const ALL: [Term; 12] = [
         Term::Material,
         Term::Pst,
         Term::Mobility,
@@ -44,18 +48,22 @@ impl Term {
         Term::Passed,
         Term::King,
         Term::Pieces,
+        Term::Centre,
+        Term::Development,
         Term::Threats,
         Term::Endgame,
         Term::Tempo,
     ];
 
     /// The groups that can be switched off (all but material and the tables).
-    pub const SWITCHABLE: [Term; 8] = [
+    pub const SWITCHABLE: [Term; 10] = [
         Term::Mobility,
         Term::Pawns,
         Term::Passed,
         Term::King,
         Term::Pieces,
+        Term::Centre,
+        Term::Development,
         Term::Threats,
         Term::Endgame,
         Term::Tempo,
@@ -71,6 +79,8 @@ impl Term {
             Term::Passed => "passed",
             Term::King => "king",
             Term::Pieces => "pieces",
+            Term::Centre => "centre",
+            Term::Development => "development",
             Term::Threats => "threats",
             Term::Endgame => "endgame",
             Term::Tempo => "tempo",
@@ -107,6 +117,8 @@ impl Term {
             Term::Passed => "Passed pawns",
             Term::King => "King safety",
             Term::Pieces => "Pieces",
+            Term::Centre => "Centre control",
+            Term::Development => "Development",
             Term::Threats => "Threats",
             Term::Endgame => "Endgame",
             Term::Tempo => "Tempo",
@@ -151,7 +163,7 @@ impl Trace for NoTrace {
 #[derive(Clone, Debug, Default)]
 pub struct TermTrace {
     /// `[term][colour]`, in the order of [`Term::ALL`].
-    pub terms: [[S; 2]; 10],
+    pub terms: [[S; 2]; Term::ALL.len()],
 }
 
 impl Trace for TermTrace {
