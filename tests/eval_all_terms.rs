@@ -1,0 +1,79 @@
+//! Colour symmetry with every term group on, those off by default (tempo,
+//! development) included: the evaluation of a position equals that of its
+//! colour-flipped mirror, term by term and from the side to move.
+//!
+//! The groups are a process-wide switch, so these tests live in their own test
+//! binary: here every test turns every group on, and `tests/eval.rs` keeps the
+//! defaults.
+
+use brokkr::eval::{set_terms, term_on, Term};
+use quickcheck::{QuickCheck, TestResult};
+
+mod symmetry;
+use symmetry::{mirror_fen, random_positions, symmetric, B};
+
+fn all_on() {
+    set_terms(&Term::ALL, true);
+    assert!(Term::ALL.iter().all(|&t| term_on(t)));
+}
+
+/// Every position of `file` (a FEN, then anything after it), with its mirror.
+fn check_file(file: &str) {
+    let text = std::fs::read_to_string(file).unwrap();
+    let mut n = 0;
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let fen: Vec<&str> = line
+            .split(['|', ';'])
+            .next()
+            .unwrap()
+            .split_whitespace()
+            .take(6)
+            .collect();
+        // EPD lines carry four fields and then operations; FENs six.
+        let fen = match fen.get(4).map(|f| f.parse::<u32>()) {
+            Some(Ok(_)) => fen.join(" "),
+            _ => fen[..4].join(" ") + " 0 1",
+        };
+        let b = B::from_fen(&fen).unwrap_or_else(|e| panic!("{file}: {fen}: {e}"));
+        let m = B::from_fen(&mirror_fen(&fen)).unwrap();
+        if let Err(e) = symmetric(&b, &m) {
+            panic!("{file}: {fen}: {e}");
+        }
+        n += 1;
+    }
+    assert!(n > 0, "{file} has no positions");
+}
+
+#[test]
+fn every_group_is_colour_symmetric_in_random_games() {
+    all_on();
+    fn prop(start: usize, choices: Vec<u8>) -> TestResult {
+        for b in random_positions(start, &choices) {
+            let fen = b.to_fen();
+            let m = match B::from_fen(&mirror_fen(&fen)) {
+                Ok(m) => m,
+                Err(e) => return TestResult::error(format!("{fen}: mirror: {e}")),
+            };
+            if let Err(e) = symmetric(&b, &m) {
+                return TestResult::error(format!("{fen}: {e}"));
+            }
+        }
+        TestResult::passed()
+    }
+    QuickCheck::new()
+        .tests(200)
+        .quickcheck(prop as fn(usize, Vec<u8>) -> TestResult);
+}
+
+#[test]
+fn every_group_is_colour_symmetric_on_the_test_suites() {
+    all_on();
+    for file in [
+        "tests/data/tuning-sample.txt",
+        "tests/data/standard.epd",
+        "tests/data/fischer.epd",
+        "tests/data/epd-sample.epd",
+    ] {
+        check_file(file);
+    }
+}
