@@ -1,5 +1,6 @@
 //! What the search learns about moves as it goes: killers, countermoves, and the
-//! butterfly, capture and continuation histories that order quiet moves and captures.
+//! butterfly, capture and continuation histories that order quiet moves and captures;
+//! and what it learns about the evaluation, the correction history.
 //!
 //! Every history entry is updated with "gravity": `h += bonus - h * |bonus| / MAX`.
 //! An entry pulled toward a bonus slows down as it approaches `MAX`, so it never
@@ -39,10 +40,22 @@ pub struct Histories {
     pub continuation: [[PieceTo; 64]; 12],
     /// The move that refuted the previous (piece, square) last time.
     pub countermove: [[Move; 64]; 12],
+    /// By side to move and pawn structure (the pawn key's low bits): how far the
+    /// searches of such positions found the static evaluation off, in 1/16 cp.
+    pub correction: [[i16; CORRECTION_SIZE]; 2],
 }
 
+/// Entries of the correction history per side.
+pub const CORRECTION_SIZE: usize = 16_384;
+
+/// Units of a correction entry per centipawn.
+const CORRECTION_GRAIN: i32 = 16;
+
+/// The largest correction, in centipawns.
+pub const CORRECTION_MAX: i32 = 128;
+
 impl Histories {
-    /// Zeroed histories on the heap (about 1.2 MB), zeroed by the allocator.
+    /// Zeroed histories on the heap (about 1.3 MB), zeroed by the allocator.
     pub fn new_boxed() -> Box<Histories> {
         let layout = Layout::new::<Histories>();
         // SAFETY: the layout is non-zero-sized. All-zero bytes are a valid
@@ -70,6 +83,25 @@ impl Histories {
         self.butterfly[side.index()][m.from().index()][m.to().index()] as i32
     }
 
+    /// What to add to the static evaluation of a position with `side` to move and
+    /// pawn key `pawn_key`, in centipawns.
+    #[inline(always)]
+    pub fn correction(&self, side: Color, pawn_key: u64) -> i32 {
+        self.correction[side.index()][pawn_key as usize % CORRECTION_SIZE] as i32 / CORRECTION_GRAIN
+    }
+
+    /// A search of `depth` found the position worth `error` centipawns more than
+    /// its raw static evaluation: move the entry toward it, the more the deeper
+    /// the search (a running average with weight `min(depth + 1, 16) / 256`).
+    #[inline(always)]
+    pub fn update_correction(&mut self, side: Color, pawn_key: u64, error: i32, depth: i32) {
+        let limit = CORRECTION_MAX * CORRECTION_GRAIN;
+        let target = (error * CORRECTION_GRAIN).clamp(-limit, limit);
+        let weight = (depth + 1).clamp(1, 16);
+        let e = &mut self.correction[side.index()][pawn_key as usize % CORRECTION_SIZE];
+        *e = ((*e as i32 * (256 - weight) + target * weight) / 256) as i16;
+    }
+
     /// The capture-history score.
     #[inline(always)]
     pub fn capture_score(&self, piece: Piece, to: usize, captured: usize) -> i32 {
@@ -94,5 +126,28 @@ mod tests {
             assert!((e as i32) >= -HISTORY_MAX);
         }
         assert_eq!(e as i32, -HISTORY_MAX);
+    }
+
+    #[test]
+    fn corrections_follow_the_error_and_stay_bounded() {
+        let mut h = Histories::new_boxed();
+        let key = 0x1234_5678_9abc_def0;
+        assert_eq!(h.correction(Color::White, key), 0);
+        for _ in 0..2_000 {
+            h.update_correction(Color::White, key, 40, 12);
+        }
+        // Converges on the error (up to the integer division's rounding down).
+        assert!((38..=40).contains(&h.correction(Color::White, key)));
+        // The other side's entry is apart.
+        assert_eq!(h.correction(Color::Black, key), 0);
+        // A huge error is clamped: the entry never passes the bound, and ends
+        // within the rounding of it.
+        for _ in 0..2_000 {
+            h.update_correction(Color::White, key, -100_000, 30);
+            assert!(h.correction(Color::White, key) >= -CORRECTION_MAX);
+        }
+        assert!(h.correction(Color::White, key) <= -CORRECTION_MAX + 1);
+        h.clear();
+        assert_eq!(h.correction(Color::White, key), 0);
     }
 }

@@ -60,6 +60,8 @@ pub struct Features {
     pub refutations: bool,
     /// The continuation histories (1 and 2 plies back) in the order of quiet moves.
     pub cont_history: bool,
+    /// The static evaluation corrected by what searches found for its pawn structure.
+    pub correction: bool,
 }
 
 impl Default for Features {
@@ -80,13 +82,14 @@ impl Default for Features {
             lazy_eval: false,
             refutations: true,
             cont_history: true,
+            correction: true,
         }
     }
 }
 
 impl Features {
     /// Every switch with its option name.
-    pub fn switches(&mut self) -> [(&'static str, &mut bool); 15] {
+    pub fn switches(&mut self) -> [(&'static str, &mut bool); 16] {
         [
             ("NullMove", &mut self.null_move),
             ("LMR", &mut self.lmr),
@@ -103,6 +106,7 @@ impl Features {
             ("LazyEval", &mut self.lazy_eval),
             ("Refutations", &mut self.refutations),
             ("ContHistory", &mut self.cont_history),
+            ("CorrHistory", &mut self.correction),
         ]
     }
 }

@@ -639,6 +639,18 @@ impl<'a, E: Engine> Worker<'a, E> {
         evaluate::<E::Bits, E::Slider>(&self.board, &mut self.data.pawns, alpha, beta)
     }
 
+    /// The static evaluation `raw` with the correction history's entry for this
+    /// side to move and pawn structure added, kept clear of the mate scores.
+    #[inline(always)]
+    fn corrected(&self, raw: i32) -> i32 {
+        if !self.features.correction {
+            return raw;
+        }
+        let side = self.board.side_to_move();
+        let c = self.data.histories.correction(side, self.board.pawn_key());
+        (raw + c).clamp(-MATE_IN_MAX + 1, MATE_IN_MAX - 1)
+    }
+
     fn non_pawn_material(&self, color: Color) -> bool {
         let b = &self.board;
         b.color_bb(color) & !(b.kind_bb(PieceKind::Pawn) | b.kind_bb(PieceKind::King)) != 0
@@ -713,11 +725,13 @@ impl<'a, E: Engine> Worker<'a, E> {
             }
         }
 
-        // Step 5. Static evaluation, corrected by the hash score where its bound allows.
-        let (static_eval, eval) = if in_check {
-            (VALUE_NONE, VALUE_NONE)
+        // Step 5. Static evaluation: the raw value (which the hash keeps), corrected
+        // by what earlier searches found for this pawn structure, then replaced by
+        // the hash score where its bound allows.
+        let (raw_eval, static_eval, eval) = if in_check {
+            (VALUE_NONE, VALUE_NONE, VALUE_NONE)
         } else {
-            let se = match tt_hit {
+            let raw = match tt_hit {
                 Some(h) if h.eval != VALUE_NONE => h.eval,
                 _ => {
                     let e = self.eval(alpha, beta);
@@ -729,11 +743,12 @@ impl<'a, E: Engine> Worker<'a, E> {
                     e
                 }
             };
+            let se = self.corrected(raw);
             let ev = match tt_hit {
                 Some(h) if h.cuts(se, se) => h.score,
                 _ => se,
             };
-            (se, ev)
+            (raw, se, ev)
         };
         self.stack[ply + OFF].static_eval = static_eval;
         // "Improving": better than two plies ago (OliThink adjusted reductions by it too).
@@ -1107,7 +1122,28 @@ impl<'a, E: Engine> Worker<'a, E> {
             };
             self.shared
                 .tt
-                .store(key, best_move, best_score, static_eval, depth, bound, ply);
+                .store(key, best_move, best_score, raw_eval, depth, bound, ply);
+
+            // Step 20. Correct the evaluation: where the search's score says more
+            // than its bound allows about the static evaluation (a fail high above
+            // it, a fail low below it, or an exact score), and the best move is
+            // quiet (a capture's gain is the search's, not the position's).
+            let informative = match bound {
+                Bound::Lower => best_score > static_eval,
+                Bound::Upper => best_score < static_eval,
+                _ => true,
+            };
+            if self.features.correction
+                && !in_check
+                && informative
+                && best_score.abs() < MATE_IN_MAX
+                && (best_move.is_null() || !is_noisy(&self.board, best_move))
+            {
+                let (side, pawns) = (self.board.side_to_move(), self.board.pawn_key());
+                self.data
+                    .histories
+                    .update_correction(side, pawns, best_score - raw_eval, depth);
+            }
         }
         best_score
     }
@@ -1253,16 +1289,17 @@ impl<'a, E: Engine> Worker<'a, E> {
         let tt_move = tt_hit.map_or(Move::NULL, |h| h.mv);
 
         // Step 2. Stand pat: the side to move may decline every capture.
-        let static_eval;
+        let (raw_eval, static_eval);
         let mut best_score;
         if in_check {
-            static_eval = VALUE_NONE;
+            (raw_eval, static_eval) = (VALUE_NONE, VALUE_NONE);
             best_score = -INFINITE;
         } else {
-            static_eval = match tt_hit {
+            raw_eval = match tt_hit {
                 Some(h) if h.eval != VALUE_NONE => h.eval,
                 _ => self.eval(alpha, beta),
             };
+            static_eval = self.corrected(raw_eval);
             best_score = match tt_hit {
                 Some(h) if h.cuts(static_eval, static_eval) => h.score,
                 _ => static_eval,
@@ -1273,7 +1310,7 @@ impl<'a, E: Engine> Worker<'a, E> {
                         key,
                         Move::NULL,
                         best_score,
-                        static_eval,
+                        raw_eval,
                         -1,
                         Bound::Lower,
                         ply,
@@ -1353,7 +1390,7 @@ impl<'a, E: Engine> Worker<'a, E> {
         };
         self.shared
             .tt
-            .store(key, best_move, best_score, static_eval, 0, bound, ply);
+            .store(key, best_move, best_score, raw_eval, 0, bound, ply);
         best_score
     }
 }
