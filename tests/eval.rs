@@ -4,11 +4,10 @@
 use brokkr::attacks::Magic;
 use brokkr::bits::Portable;
 use brokkr::eval::{evaluate, evaluate_white, PawnTable, Term};
-use quickcheck::{QuickCheck, TestResult};
 use std::process::{Command, Output};
 
 mod symmetry;
-use symmetry::{mirror_fen, random_positions, symmetric, B};
+use symmetry::{mirror_fen, random_games_are_symmetric, random_positions, symmetric, B};
 
 #[test]
 fn mirror_fen_mirrors() {
@@ -20,22 +19,7 @@ fn mirror_fen_mirrors() {
 
 #[test]
 fn every_term_is_colour_symmetric() {
-    fn prop(start: usize, choices: Vec<u8>) -> TestResult {
-        for b in random_positions(start, &choices) {
-            let fen = b.to_fen();
-            let m = match B::from_fen(&mirror_fen(&fen)) {
-                Ok(m) => m,
-                Err(e) => return TestResult::error(format!("{fen}: mirror: {e}")),
-            };
-            if let Err(e) = symmetric(&b, &m) {
-                return TestResult::error(format!("{fen}: {e}"));
-            }
-        }
-        TestResult::passed()
-    }
-    QuickCheck::new()
-        .tests(200)
-        .quickcheck(prop as fn(usize, Vec<u8>) -> TestResult);
+    random_games_are_symmetric();
 }
 
 #[test]

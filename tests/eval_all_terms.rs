@@ -7,10 +7,9 @@
 //! defaults.
 
 use brokkr::eval::{set_terms, term_on, Term};
-use quickcheck::{QuickCheck, TestResult};
 
 mod symmetry;
-use symmetry::{mirror_fen, random_positions, symmetric, B};
+use symmetry::{mirror_fen, random_games_are_symmetric, symmetric, B};
 
 fn all_on() {
     set_terms(&Term::ALL, true);
@@ -47,22 +46,7 @@ fn check_file(file: &str) {
 #[test]
 fn every_group_is_colour_symmetric_in_random_games() {
     all_on();
-    fn prop(start: usize, choices: Vec<u8>) -> TestResult {
-        for b in random_positions(start, &choices) {
-            let fen = b.to_fen();
-            let m = match B::from_fen(&mirror_fen(&fen)) {
-                Ok(m) => m,
-                Err(e) => return TestResult::error(format!("{fen}: mirror: {e}")),
-            };
-            if let Err(e) = symmetric(&b, &m) {
-                return TestResult::error(format!("{fen}: {e}"));
-            }
-        }
-        TestResult::passed()
-    }
-    QuickCheck::new()
-        .tests(200)
-        .quickcheck(prop as fn(usize, Vec<u8>) -> TestResult);
+    random_games_are_symmetric();
 }
 
 #[test]

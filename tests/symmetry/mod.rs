@@ -9,6 +9,7 @@ use brokkr::attacks::{Magic, Slider};
 use brokkr::bits::Portable;
 use brokkr::board::Board;
 use brokkr::eval::{evaluate, evaluate_white, PawnTable, Term, TermTrace};
+use quickcheck::{QuickCheck, TestResult};
 
 /// The board the tests use.
 pub type B = Board<Magic>;
@@ -115,4 +116,24 @@ pub fn symmetric<S: Slider>(a: &Board<S>, m: &Board<S>) -> Result<(), String> {
         return Err(format!("{va} is outside the evaluation's range"));
     }
     Ok(())
+}
+
+/// The property over 200 random games: every position met evaluates as its mirror.
+pub fn random_games_are_symmetric() {
+    fn prop(start: usize, choices: Vec<u8>) -> TestResult {
+        for b in random_positions(start, &choices) {
+            let fen = b.to_fen();
+            let m = match B::from_fen(&mirror_fen(&fen)) {
+                Ok(m) => m,
+                Err(e) => return TestResult::error(format!("{fen}: mirror: {e}")),
+            };
+            if let Err(e) = symmetric(&b, &m) {
+                return TestResult::error(format!("{fen}: {e}"));
+            }
+        }
+        TestResult::passed()
+    }
+    QuickCheck::new()
+        .tests(200)
+        .quickcheck(prop as fn(usize, Vec<u8>) -> TestResult);
 }
