@@ -62,6 +62,12 @@ pub(crate) fn centre_distance(sq: usize) -> i32 {
     (3 - f.min(7 - f)).max(3 - r.min(7 - r))
 }
 
+/// The squares of `color`'s rank `rank` (0 = its first rank).
+#[inline(always)]
+pub(crate) fn relative_rank_mask(color: Color, rank: usize) -> u64 {
+    crate::tables::RANK_MASKS[rank ^ (7 * color.index())]
+}
+
 /// The ranks from `color`'s rank `rank` (absolute, 0..8) forward, inclusive.
 #[inline(always)]
 pub(crate) fn ranks_from(color: Color, rank: usize) -> u64 {

@@ -6,7 +6,7 @@
 //! the centre (an attack count, not a square), and a queen out early while the
 //! minors still sit at home (a product of two pieces' squares).
 
-use super::geometry::relative_rank;
+use super::geometry::relative_rank_mask;
 use super::params::{CENTRE_CONTROL, EARLY_QUEEN, UNDEVELOPED};
 use super::pieces::Info;
 use super::score::S;
@@ -15,7 +15,6 @@ use super::weight;
 use crate::attacks::Slider;
 use crate::bits::Bits;
 use crate::board::Board;
-use crate::tables::RANK_MASKS;
 use crate::types::{Color, PieceKind};
 
 /// d4, e4, d5 and e5.
@@ -45,14 +44,10 @@ pub(crate) fn development<B: Bits, Sl: Slider, T: Trace>(
     c: Color,
     t: &mut T,
 ) -> S {
-    let first = RANK_MASKS[if c == Color::White { 0 } else { 7 }];
+    let first = relative_rank_mask(c, 0);
     let minors = board.pieces(c, PieceKind::Knight) | board.pieces(c, PieceKind::Bishop);
     let at_home = B::popcount(minors & first) as i32;
-    let mut queens_out = 0;
-    let mut bb = board.pieces(c, PieceKind::Queen);
-    while bb != 0 {
-        queens_out += i32::from(relative_rank(c, B::pop_lsb(&mut bb) as usize) != 0);
-    }
+    let queens_out = B::popcount(board.pieces(c, PieceKind::Queen) & !first) as i32;
     let s = weight(t, c, UNDEVELOPED, at_home) + weight(t, c, EARLY_QUEEN, queens_out * at_home);
     t.term(Term::Development, c, s);
     s

@@ -1,7 +1,9 @@
 //! The pieces: their attacks (gathered once for the other terms), mobility,
 //! outposts, rooks on open files and the 7th, the bishop pair.
 
-use super::geometry::{distance, forward, pawn_attacks, relative_rank, LIGHT_SQUARES};
+use super::geometry::{
+    distance, forward, pawn_attacks, relative_rank, relative_rank_mask, LIGHT_SQUARES,
+};
 use super::params::*;
 use super::score::S;
 use super::trace::{Term, Trace};
@@ -141,7 +143,7 @@ pub(crate) fn pieces<B: Bits, Sl: Slider, T: Trace>(
         }
         if relative_rank(c, sq) == 6 {
             let seventh = RANK_MASKS[sq >> 3];
-            let eighth = RANK_MASKS[if c == Color::White { 7 } else { 0 }];
+            let eighth = relative_rank_mask(c, 7);
             if seventh & their_pawns != 0 || board.pieces(them, PieceKind::King) & eighth != 0 {
                 extra += weight(t, c, ROOK_SEVENTH, 1);
             }

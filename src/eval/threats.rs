@@ -79,7 +79,7 @@ pub(crate) fn threats<B: Bits, Sl: Slider, T: Trace>(
     // the enemy, from which the pawn attacks an enemy piece.
     let empty = !board.occupied();
     let pawns = board.pieces(c, PieceKind::Pawn);
-    let third = crate::tables::RANK_MASKS[if c == Color::White { 2 } else { 5 }];
+    let third = super::geometry::relative_rank_mask(c, 2);
     let once = forward(c, pawns) & empty;
     let pushes = once | (forward(c, once & third) & empty);
     let safe =
