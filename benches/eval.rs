@@ -4,7 +4,7 @@
 use brokkr::attacks::{Magic, Slider};
 use brokkr::bits::{BitPath, Bits};
 use brokkr::board::Board;
-use brokkr::eval::{evaluate, evaluate_white, NoTrace, PawnTable};
+use brokkr::eval::{evaluate, evaluate_white, NoTrace, PawnTable, Terms};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;
 
@@ -29,8 +29,7 @@ fn bench_path<B: Bits>(c: &mut Criterion) {
                 sum = sum.wrapping_add(evaluate::<B, Magic>(
                     black_box(board),
                     &mut table,
-                    -32000,
-                    32000,
+                    Terms::DEFAULT,
                 ));
             }
             sum
@@ -41,7 +40,13 @@ fn bench_path<B: Bits>(c: &mut Criterion) {
             let mut sum = 0i32;
             for board in &boards {
                 sum = sum.wrapping_add(
-                    evaluate_white::<B, Magic, _>(black_box(board), None, &mut NoTrace).value,
+                    evaluate_white::<B, Magic, _>(
+                        black_box(board),
+                        None,
+                        Terms::DEFAULT,
+                        &mut NoTrace,
+                    )
+                    .value,
                 );
             }
             sum

@@ -2,19 +2,12 @@
 //! development) included: the evaluation of a position equals that of its
 //! colour-flipped mirror, term by term and from the side to move.
 //!
-//! The groups are a process-wide switch, so these tests live in their own test
-//! binary: here every test turns every group on, and `tests/eval.rs` keeps the
-//! defaults.
+//! `tests/eval.rs` checks the default groups the same way.
 
-use brokkr::eval::{set_terms, term_on, Term};
+use brokkr::eval::Terms;
 
 mod symmetry;
 use symmetry::{mirror_fen, random_games_are_symmetric, symmetric, B};
-
-fn all_on() {
-    set_terms(&Term::ALL, true);
-    assert!(Term::ALL.iter().all(|&t| term_on(t)));
-}
 
 /// Every position of `file` (a FEN, then anything after it), with its mirror.
 fn check_file(file: &str) {
@@ -35,7 +28,7 @@ fn check_file(file: &str) {
         };
         let b = B::from_fen(&fen).unwrap_or_else(|e| panic!("{file}: {fen}: {e}"));
         let m = B::from_fen(&mirror_fen(&fen)).unwrap();
-        if let Err(e) = symmetric(&b, &m) {
+        if let Err(e) = symmetric(&b, &m, Terms::ALL) {
             panic!("{file}: {fen}: {e}");
         }
         n += 1;
@@ -45,13 +38,11 @@ fn check_file(file: &str) {
 
 #[test]
 fn every_group_is_colour_symmetric_in_random_games() {
-    all_on();
-    random_games_are_symmetric();
+    random_games_are_symmetric::<true>();
 }
 
 #[test]
 fn every_group_is_colour_symmetric_on_the_test_suites() {
-    all_on();
     for file in [
         "tests/data/tuning-sample.txt",
         "tests/data/standard.epd",

@@ -446,10 +446,13 @@ fn uci_switches_are_listed_on_request_and_each_changes_the_search() {
         switches.push((words[2].to_string(), words[6] == "true"));
     }
     assert!(switches.len() >= 20, "too few switches: {switches:?}");
-    // A middlegame, and a pawn ending for the terms only endings use.
+    // A middlegame, a pawn ending for the terms only endings use, and a pawn
+    // about to reach the seventh.
     let fens = [
         "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 8",
         "8/5k2/3p4/1p1Pp2p/pP2Pp1P/P4P1K/8/8 b - - 0 50",
+        // A pawn a step from the seventh, for the extension that watches for it.
+        "6k1/5ppp/1P6/8/2n5/8/5PPP/2R3K1 w - - 0 30",
     ];
     let base: Vec<u64> = fens.iter().map(|f| nodes_at_depth(&mut e, f, 9)).collect();
     for (name, default) in &switches {

@@ -10,6 +10,7 @@
 //! the board, hot code works on `usize` square numbers taken from bitscans, through
 //! crate-private helpers.
 
+pub mod draw;
 mod fen;
 mod legality;
 mod make;

@@ -104,11 +104,7 @@ impl<S: Slider> Position<S> {
     /// Distances (in plies, even, from 4 up) of the earlier positions inside the
     /// window with the current key.
     fn repeats(&self) -> impl Iterator<Item = usize> + '_ {
-        let key = self.board.key();
-        let n = self.keys.len();
-        (4..=self.window())
-            .step_by(2)
-            .filter(move |&d| self.keys[n - d] == key)
+        super::draw::occurrences(&self.keys, self.board.key(), self.window())
     }
 
     /// How many times the current position occurred before, since the last
@@ -126,17 +122,7 @@ impl<S: Slider> Position<S> {
     ///
     /// Null moves and irreversible moves end the scan (see the window above).
     pub fn is_repetition(&self, plies_from_root: usize) -> bool {
-        let mut seen = 0;
-        for d in self.repeats() {
-            if d < plies_from_root {
-                return true;
-            }
-            seen += 1;
-            if seen >= 2 {
-                return true;
-            }
-        }
-        false
+        super::draw::is_repetition(&self.keys, self.board.key(), self.window(), plies_from_root)
     }
 
     /// Whether the game is drawn by threefold repetition: the current position
@@ -149,8 +135,7 @@ impl<S: Slider> Position<S> {
     /// pawn move, unless the side to move is checkmated (a mate on the 100th ply
     /// stands).
     pub fn is_fifty_move_draw<B: Bits>(&self) -> bool {
-        self.board.halfmove_clock() >= 100
-            && !(self.board.in_check() && self.board.count_moves::<B>() == 0)
+        super::draw::is_fifty_move_draw::<B, S>(&self.board)
     }
 
     /// Draw by the fifty-move rule (with the mate exception), threefold

@@ -33,11 +33,12 @@ pub fn run(args: &[String]) -> Result<(), String> {
             "unexpected argument '{extra}' (a FEN goes after --fen, quoted)"
         ));
     }
+    let mut terms = crate::eval::Terms::DEFAULT;
     if let Some(list) = a.value("off") {
-        crate::eval::set_terms(&crate::eval::Term::parse_list(list)?, false);
+        terms = terms.with(&crate::eval::Term::parse_list(list)?, false);
     }
     if let Some(list) = a.value("on") {
-        crate::eval::set_terms(&crate::eval::Term::parse_list(list)?, true);
+        terms = terms.with(&crate::eval::Term::parse_list(list)?, true);
     }
     let choice = choice(&a)?;
     crate::with_bits!(choice.bits, B => crate::with_slider!(choice.slider, S => {
@@ -45,7 +46,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
             Some(fen) => Board::<S>::from_fen(fen).map_err(|e| format!("bad FEN: {e}"))?,
             None => Board::<S>::startpos(),
         };
-        println!("{}", eval_report::<B, S>(&board));
+        println!("{}", eval_report::<B, S>(&board, terms));
         Ok(())
     }))
 }

@@ -140,8 +140,6 @@ fn tune_with<B: Bits>(
     o: &Options,
     command: &str,
 ) -> Result<(), String> {
-    // The fit covers every weight, whatever groups play by default.
-    crate::eval::set_terms(&crate::eval::Term::ALL, true);
     let start = Instant::now();
     let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read '{file}': {e}"))?;
     let lines: Vec<(usize, &str)> = text

@@ -33,7 +33,6 @@ use crate::attacks::Slider;
 use crate::bits::Bits;
 use crate::board::Board;
 use crate::types::{Color, PieceKind};
-use std::sync::atomic::{AtomicU32, Ordering};
 use weights::WEIGHTS;
 
 /// The largest value the evaluation returns; the search keeps mate scores above it.
@@ -46,70 +45,62 @@ pub const PHASE_MAX: i32 = 24;
 /// `scale / SCALE_NORMAL`.
 pub const SCALE_NORMAL: i32 = 64;
 
-/// Which term groups are on: one bit per [`Term`] (`1 << term as u32`). Meant to
-/// measure what a group is worth in matches: set it once before a search (see
-/// [`set_terms`], [`Term::parse_list`]); the evaluation reads it with one relaxed
-/// load per call. Material and the piece-square tables cannot be switched off.
+/// Which term groups are on: a set of [`Term`]s, part of each search's settings
+/// (UCI `Eval_<group>`, `brokkr eval --on/--off`) rather than a process-wide
+/// switch, so two searches or two library users cannot change each other's
+/// evaluation. Meant to measure what a group is worth in matches. Material and
+/// the piece-square tables cannot be switched off.
 ///
-/// All on by default but two, each measured in matches at 5s+0.05s against the
-/// same build with it off (fastchess, 100 games a run):
+/// All on by default but two ([`Terms::DEFAULT`]), each measured in matches at
+/// 5s+0.05s against the same build with it off (fastchess, 100 games a run):
 /// - [`Term::Tempo`], the side to move's bonus: -41.9 ± 41.1 Elo (10-22-68), then
 ///   0.0 ± 45.4 (22-22-56); 32-44-124 over both.
 /// - [`Term::Development`], Gk's minors at home and early queen, which the issue
 ///   keeps only if it pays beside the piece-square tables: -24.4 ± 41.3
 ///   (16-23-61). The tables already say where a minor stands well.
 ///
-/// The tuner turns every group on, so the weights it writes (these two's
-/// included) are those of the documented command.
-pub static TERMS: AtomicU32 = AtomicU32::new(DEFAULT_TERMS);
+/// The tuner turns every group on ([`Terms::ALL`]), so the weights it writes
+/// (these two's included) are those of the documented command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Terms(u32);
 
-/// The groups on at start-up: every one but tempo and development (see [`TERMS`]).
-pub const DEFAULT_TERMS: u32 = !(1 << Term::Tempo as u32 | 1 << Term::Development as u32);
+impl Terms {
+    /// Every group on.
+    pub const ALL: Terms = Terms(u32::MAX);
+    /// The groups a search uses unless told otherwise: every one but tempo and
+    /// development (see [`Terms`]).
+    pub const DEFAULT: Terms = Terms(!(1 << Term::Tempo as u32 | 1 << Term::Development as u32));
 
-/// Switch term groups on (`true`) or off; returns the previous mask.
-pub fn set_terms(terms: &[Term], on: bool) -> u32 {
-    let bits = terms.iter().fold(0u32, |m, &t| m | 1 << t as u32);
-    if on {
-        TERMS.fetch_or(bits, Ordering::Relaxed)
-    } else {
-        TERMS.fetch_and(!bits, Ordering::Relaxed)
+    /// Whether group `term` is on.
+    #[inline(always)]
+    pub const fn contains(self, term: Term) -> bool {
+        on(self.0, term)
+    }
+
+    /// These terms with `terms` switched on (`true`) or off.
+    #[must_use]
+    pub fn with(self, terms: &[Term], on: bool) -> Terms {
+        let bits = terms.iter().fold(0u32, |m, &t| m | 1 << t as u32);
+        Terms(if on { self.0 | bits } else { self.0 & !bits })
     }
 }
 
-/// Whether term group `term` is on now (see [`TERMS`]).
-pub fn term_on(term: Term) -> bool {
-    on(TERMS.load(Ordering::Relaxed), term)
+impl Default for Terms {
+    fn default() -> Terms {
+        Terms::DEFAULT
+    }
 }
 
 /// Static evaluation in centipawns from the side to move's point of view,
-/// |v| < 10_000.
-///
-/// `alpha`/`beta` are the search window, for lazy evaluation (Gk): when material,
-/// the piece-square tables and the pawn structure alone are more than
-/// [`LAZY_MARGIN`] outside it, that partial value is returned. A full window
-/// (`-INFINITE..INFINITE`) turns it off.
+/// |v| <= [`MAX_EVAL`], with the term groups `terms` on.
 #[inline]
-pub fn evaluate<B: Bits, S: Slider>(
-    board: &Board<S>,
-    pawns: &mut PawnTable,
-    alpha: i32,
-    beta: i32,
-) -> i32 {
-    // The window as White sees it.
-    let window = match board.side_to_move() {
-        Color::White => (alpha, beta),
-        Color::Black => (-beta, -alpha),
-    };
-    let white = evaluate_in::<B, S, NoTrace>(board, Some(pawns), &mut NoTrace, window).value;
+pub fn evaluate<B: Bits, S: Slider>(board: &Board<S>, pawns: &mut PawnTable, terms: Terms) -> i32 {
+    let white = evaluate_white::<B, S, NoTrace>(board, Some(pawns), terms, &mut NoTrace).value;
     match board.side_to_move() {
         Color::White => white,
         Color::Black => -white,
     }
 }
-
-/// How far outside the window the partial value of lazy evaluation must be for
-/// the remaining terms (mobility, king safety, passers, threats) to be skipped.
-pub const LAZY_MARGIN: i32 = 600;
 
 /// What one evaluation found, from White's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -137,7 +128,7 @@ pub(crate) fn weight<T: Trace>(t: &mut T, color: Color, idx: usize, count: i32) 
 
 /// Whether term group `term` is on in the mask `terms`.
 #[inline(always)]
-fn on(terms: u32, term: Term) -> bool {
+const fn on(terms: u32, term: Term) -> bool {
     terms & (1 << term as u32) != 0
 }
 
@@ -149,25 +140,17 @@ pub(crate) fn phase<B: Bits, Sl: Slider>(board: &Board<Sl>) -> i32 {
     ((n + 2 * r + 4 * q) as i32).min(PHASE_MAX)
 }
 
-/// The evaluation from White's point of view, reporting to `t`. Without a pawn
-/// table (or with a tracing sink) the pawn structure is computed afresh.
+/// The evaluation from White's point of view with the term groups `terms` on,
+/// reporting to `t`. Without a pawn table (or with a tracing sink) the pawn
+/// structure is computed afresh.
 pub fn evaluate_white<B: Bits, Sl: Slider, T: Trace>(
     board: &Board<Sl>,
     pawns: Option<&mut PawnTable>,
+    terms: Terms,
     t: &mut T,
-) -> Evaluation {
-    evaluate_in::<B, Sl, T>(board, pawns, t, (i32::MIN, i32::MAX))
-}
-
-/// [`evaluate_white`] with lazy evaluation against `window` (White's view).
-fn evaluate_in<B: Bits, Sl: Slider, T: Trace>(
-    board: &Board<Sl>,
-    pawns: Option<&mut PawnTable>,
-    t: &mut T,
-    window: (i32, i32),
 ) -> Evaluation {
     let phase = phase::<B, Sl>(board);
-    let terms = TERMS.load(Ordering::Relaxed);
+    let terms = terms.0;
     let rules = on(terms, Term::Endgame);
     if let Some(value) = endgame::special::<B, Sl>(board).filter(|_| rules) {
         return Evaluation {
@@ -191,20 +174,6 @@ fn evaluate_in<B: Bits, Sl: Slider, T: Trace>(
     if on(terms, Term::Pawns) {
         score += entry.score;
     }
-    // Lazy evaluation: far outside the window, the rest cannot bring it back.
-    let partial = taper(score, phase, SCALE_NORMAL);
-    if partial.saturating_add(LAZY_MARGIN) < window.0
-        || partial.saturating_sub(LAZY_MARGIN) > window.1
-    {
-        return Evaluation {
-            value: partial,
-            score,
-            phase,
-            scale: SCALE_NORMAL,
-            special: false,
-        };
-    }
-
     let info = pieces::Info::new::<Sl>(board);
     let mut info = info;
     for c in Color::BOTH {

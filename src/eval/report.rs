@@ -1,7 +1,7 @@
 //! The term-by-term table of `brokkr eval` and the protocol's `eval` command.
 
 use super::trace::{Term, TermTrace};
-use super::{evaluate_white, PHASE_MAX, SCALE_NORMAL};
+use super::{evaluate_white, Terms, PHASE_MAX, SCALE_NORMAL};
 use crate::attacks::Slider;
 use crate::bits::Bits;
 use crate::board::Board;
@@ -10,10 +10,11 @@ use std::fmt::Write;
 
 /// The evaluation of `board` as a table: each term's middlegame and endgame value
 /// for White and for Black and their difference, the phase and the scale factor,
-/// and on the last two lines `Final (white): N cp` and `Final (side to move): N cp`.
-pub fn eval_report<B: Bits, Sl: Slider>(board: &Board<Sl>) -> String {
+/// and on the last two lines `Final (white): N cp` and `Final (side to move): N cp`,
+/// with the term groups `terms` on.
+pub fn eval_report<B: Bits, Sl: Slider>(board: &Board<Sl>, terms: Terms) -> String {
     let mut t = TermTrace::default();
-    let e = evaluate_white::<B, Sl, _>(board, None, &mut t);
+    let e = evaluate_white::<B, Sl, _>(board, None, terms, &mut t);
     let mut out = String::new();
     let rule = "-".repeat(68);
     let _ = writeln!(

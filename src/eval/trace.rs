@@ -8,7 +8,7 @@
 use super::score::S;
 use crate::types::Color;
 
-/// The groups of terms the table shows (and that [`super::set_terms`] switches).
+/// The groups of terms the table shows (and that [`super::Terms`] switches).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Term {
     /// Material by piece kind.

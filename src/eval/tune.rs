@@ -15,7 +15,7 @@ use super::king::{DANGER_EG_DIVISOR, DANGER_MG_DIVISOR};
 use super::params::{self, is_danger, COUNT, DANGER_ATTACKER};
 use super::trace::Trace;
 use super::weights::WEIGHTS;
-use super::{evaluate_white, PHASE_MAX, SCALE_NORMAL};
+use super::{evaluate_white, Terms, PHASE_MAX, SCALE_NORMAL};
 use crate::attacks::Slider;
 use crate::bits::Bits;
 use crate::board::Board;
@@ -143,8 +143,9 @@ fn sigmoid(x: f64) -> f64 {
 }
 
 impl Data {
-    /// Extract the coefficients of `boards` (with their labels). Positions valued by
-    /// a special rule are counted and left out.
+    /// Extract the coefficients of `boards` (with their labels), with every term
+    /// group on: the fit covers every weight, whatever groups play by default.
+    /// Positions valued by a special rule are counted and left out.
     pub fn extract<B: Bits, Sl: Slider>(boards: &[(Board<Sl>, f32)]) -> Data {
         let mut d = Data::default();
         let mut t = CoefTrace::default();
@@ -152,7 +153,7 @@ impl Data {
             t.linear.fill(0);
             t.danger = [[0; DANGER]; 2];
             t.danger_on = [false; 2];
-            let e = evaluate_white::<B, Sl, _>(board, None, &mut t);
+            let e = evaluate_white::<B, Sl, _>(board, None, Terms::ALL, &mut t);
             if e.special {
                 d.special += 1;
                 continue;

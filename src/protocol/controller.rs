@@ -264,6 +264,7 @@ impl Controller {
             multipv: self.opts.multipv,
             move_overhead: self.opts.move_overhead,
             features: self.opts.features,
+            ponder: self.opts.ponder,
         };
         let (bits, slider, note) =
             crate::engine::resolve(self.opts.bits, self.opts.slider, &self.cpu);

@@ -220,7 +220,12 @@ impl Uci {
 
     fn eval(&mut self) {
         let b = *self.ctl.game.board();
-        for line in crate::eval::eval_report::<crate::bits::Portable, Magic>(&b).lines() {
+        for line in crate::eval::eval_report::<crate::bits::Portable, Magic>(
+            &b,
+            self.ctl.opts.features.terms,
+        )
+        .lines()
+        {
             emit(line);
         }
     }
@@ -466,7 +471,7 @@ pub fn set_option(ctl: &mut Controller, name: &str, value: Option<&str>) -> Resu
             let on = option_bool(name, value)?;
             // The pawn tables hold scores made with the old switches.
             ctl.clear();
-            crate::eval::set_terms(&[term], on);
+            ctl.opts.features.terms = ctl.opts.features.terms.with(&[term], on);
         }
         other => {
             // The hidden switches of the search's selective features, for matches
@@ -502,7 +507,7 @@ pub fn switch_lines(o: &Options) -> Vec<String> {
     lines.extend(crate::eval::Term::SWITCHABLE.iter().map(|&t| {
         let key = t.key();
         let name = format!("{}{}", key[..1].to_ascii_uppercase(), &key[1..]);
-        let on = crate::eval::term_on(t);
+        let on = o.features.terms.contains(t);
         format!("option name Eval_{name} type check default {on}")
     }));
     lines

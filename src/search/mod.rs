@@ -10,58 +10,84 @@
 //!
 //! | file | what |
 //! |---|---|
-//! | `worker.rs` | one thread's iterative deepening, alpha-beta and quiescence |
+//! | `worker/` | one thread: iterative deepening, alpha-beta, quiescence, reports (its own table) |
 //! | `movepick.rs` | staged move ordering |
-//! | `history.rs` | killers, countermoves, butterfly/capture/continuation history |
+//! | `history.rs` | killers, countermoves, butterfly/capture/continuation/correction history |
 //! | `tt.rs` | the transposition table |
-//! | `limits.rs` | `go`'s limits and the time budget |
+//! | `limits.rs` | `go`'s limits |
+//! | `time.rs` | time management: the budget of a move, when to stop deepening |
+//! | `params.rs` | the search's margins, named |
 //! | `score.rs` | mate scores |
 
 pub mod bench;
 pub mod history;
 pub mod limits;
 pub mod movepick;
+pub mod params;
 pub mod score;
+pub mod time;
 pub mod tt;
 mod worker;
 
-pub use limits::{Limits, TimeBudget};
+pub use limits::Limits;
 pub use score::Score;
+pub use time::TimeBudget;
 pub use tt::{Bound, TranspositionTable};
 pub use worker::STACK_SIZE;
 
 use crate::board::Board;
 use crate::engine::Engine;
-use crate::eval::PawnTable;
+use crate::eval::{PawnTable, Terms};
 use crate::types::Move;
 use history::Histories;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-/// Tunable switches for the search's selective features, so each can be measured
-/// against the same build with it off (`setoption name Feature... value false`).
+/// Switches for the search's selective features and the evaluation's term
+/// groups, so each can be measured against the same build with it off
+/// (`setoption name Feature_<name> value false`, `Eval_<group>`). Each switch
+/// covers one heuristic, named as the search's comments name it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Features {
     pub null_move: bool,
     pub lmr: bool,
+    /// Futility pruning of quiet moves in the main search.
     pub futility: bool,
     pub rfp: bool,
     pub lmp: bool,
+    /// SEE pruning of quiet moves and captures in the main search.
     pub see_pruning: bool,
+    /// The singular search of the hash move, and its extension. Off, neither
+    /// multi-cut nor the negative extension can happen (both read its result).
     pub singular: bool,
+    /// Multi-cut: the singular search shows another move beating beta too.
+    pub multi_cut: bool,
+    /// The hash move reduced by a ply when not singular but above beta.
+    pub negative_extension: bool,
     pub iir: bool,
     pub razoring: bool,
     pub aspiration: bool,
+    /// The quiet history's part in the late-move reduction.
     pub history: bool,
     pub check_extension: bool,
-    /// Lazy evaluation (Gk), off by default: see the README's feature table.
-    pub lazy_eval: bool,
+    /// The only legal move in check, extended (OliThink).
+    pub single_reply: bool,
+    /// A pawn reaching the seventh rank, extended (OliThink, Thor's Hammer).
+    pub seventh_rank: bool,
+    /// A recapture on a PV node, extended (Thor's Hammer).
+    pub recapture: bool,
+    /// Delta pruning of captures in quiescence (Gk).
+    pub delta_pruning: bool,
+    /// SEE pruning of losing captures in quiescence.
+    pub qsearch_see: bool,
     /// Killers and the countermove, searched right after the winning captures.
     pub refutations: bool,
     /// The continuation histories (1 and 2 plies back) in the order of quiet moves.
     pub cont_history: bool,
     /// The static evaluation corrected by what searches found for its pawn structure.
     pub correction: bool,
+    /// The evaluation's term groups.
+    pub terms: Terms,
 }
 
 impl Default for Features {
@@ -74,22 +100,30 @@ impl Default for Features {
             lmp: true,
             see_pruning: true,
             singular: true,
+            multi_cut: true,
+            negative_extension: true,
             iir: true,
             razoring: true,
             aspiration: true,
             history: true,
             check_extension: true,
-            lazy_eval: false,
+            single_reply: true,
+            seventh_rank: true,
+            recapture: true,
+            delta_pruning: true,
+            qsearch_see: true,
             refutations: true,
             cont_history: true,
             correction: true,
+            terms: Terms::DEFAULT,
         }
     }
 }
 
 impl Features {
-    /// Every switch with its option name.
-    pub fn switches(&mut self) -> [(&'static str, &mut bool); 16] {
+    /// Every search switch with its option name (the term groups are listed by
+    /// [`Term::SWITCHABLE`](crate::eval::Term::SWITCHABLE)).
+    pub fn switches(&mut self) -> [(&'static str, &mut bool); 22] {
         [
             ("NullMove", &mut self.null_move),
             ("LMR", &mut self.lmr),
@@ -98,12 +132,18 @@ impl Features {
             ("LMP", &mut self.lmp),
             ("SEEPruning", &mut self.see_pruning),
             ("Singular", &mut self.singular),
+            ("MultiCut", &mut self.multi_cut),
+            ("NegativeExtension", &mut self.negative_extension),
             ("IIR", &mut self.iir),
             ("Razoring", &mut self.razoring),
             ("Aspiration", &mut self.aspiration),
             ("History", &mut self.history),
             ("CheckExtension", &mut self.check_extension),
-            ("LazyEval", &mut self.lazy_eval),
+            ("SingleReply", &mut self.single_reply),
+            ("SeventhRank", &mut self.seventh_rank),
+            ("Recapture", &mut self.recapture),
+            ("DeltaPruning", &mut self.delta_pruning),
+            ("QSearchSEE", &mut self.qsearch_see),
             ("Refutations", &mut self.refutations),
             ("ContHistory", &mut self.cont_history),
             ("CorrHistory", &mut self.correction),
@@ -127,6 +167,8 @@ pub struct Settings {
     pub move_overhead: Duration,
     /// Which selective features run.
     pub features: Features,
+    /// The GUI may ask for ponder searches (UCI `Ponder`, xboard `hard`): time management may spend a little more.
+    pub ponder: bool,
 }
 
 impl Default for Settings {
@@ -136,6 +178,7 @@ impl Default for Settings {
             multipv: 1,
             move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
             features: Features::default(),
+            ponder: false,
         }
     }
 }
@@ -246,6 +289,10 @@ pub(crate) struct Shared<'a> {
     pub budget: Option<TimeBudget>,
     /// Nodes of each thread, published every few thousand nodes.
     pub nodes: Vec<AtomicU64>,
+    /// Set when the search ends itself (a limit reached, or the main thread
+    /// done): the threads stop, but unlike [`Control::stop`] it does not release
+    /// a ponder or infinite search's best move.
+    pub halted: AtomicBool,
 }
 
 impl Shared<'_> {
@@ -253,8 +300,14 @@ impl Shared<'_> {
         self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
     }
 
+    /// Whether the threads should stop: told to by the GUI, or the search ended.
     pub fn stopped(&self) -> bool {
-        self.control.stop.load(Ordering::Relaxed)
+        self.control.stop.load(Ordering::Relaxed) || self.halted.load(Ordering::Relaxed)
+    }
+
+    /// End the search (see [`Shared::halted`]).
+    pub fn halt(&self) {
+        self.halted.store(true, Ordering::Relaxed);
     }
 }
 
@@ -286,8 +339,9 @@ pub fn search<E: Engine>(
         limits,
         settings,
         start,
-        budget: TimeBudget::new(limits, settings.move_overhead),
+        budget: TimeBudget::new(limits, settings.move_overhead, settings.ponder),
         nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
+        halted: AtomicBool::new(false),
     };
     let (main_data, helpers) = data.split_at_mut(1);
     let result = std::thread::scope(|scope| {
@@ -307,11 +361,113 @@ pub fn search<E: Engine>(
         }
         let mut w = worker::Worker::<E>::new(0, root, history, shared, &mut main_data[0], report);
         let result = w.iterate();
-        control.stop();
+        shared.halt();
         result
     });
     SearchResult {
         nodes: shared.total_nodes().max(result.nodes),
         ..result
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::attacks::Magic;
+    use crate::bits::Portable;
+    use crate::engine::Pair;
+    use std::sync::Mutex;
+
+    type E = Pair<Portable, Magic>;
+
+    /// Search `fen` within `limits` on a thread of its own; `during` runs while
+    /// it searches, with the control and whether the search has returned yet.
+    /// Then an infinite or ponder search is told to stop. Returns the result and
+    /// every info line's depth.
+    fn searching(
+        fen: &str,
+        limits: Limits,
+        pondering: bool,
+        during: impl FnOnce(&Control, &dyn Fn() -> bool),
+    ) -> (SearchResult, Vec<i32>) {
+        let board = Board::<Magic>::from_fen(fen).unwrap();
+        let tt = TranspositionTable::new(4).unwrap();
+        let control = Control::default();
+        control.pondering.store(pondering, Ordering::Relaxed);
+        let done = AtomicBool::new(false);
+        let depths = Mutex::new(Vec::new());
+        let result = std::thread::scope(|s| {
+            let h = std::thread::Builder::new()
+                .stack_size(STACK_SIZE)
+                .spawn_scoped(s, || {
+                    let mut data = vec![ThreadData::new()];
+                    let report = |e: Event| {
+                        if let Event::Info(i) = e {
+                            depths.lock().unwrap().push(i.depth);
+                        }
+                    };
+                    let r = search::<E>(
+                        &board,
+                        &[],
+                        &limits,
+                        &Settings::default(),
+                        &tt,
+                        &control,
+                        &mut data,
+                        &report,
+                    );
+                    done.store(true, Ordering::SeqCst);
+                    r
+                })
+                .unwrap();
+            during(&control, &|| done.load(Ordering::SeqCst));
+            if limits.infinite || pondering {
+                control.stop();
+            }
+            h.join().unwrap()
+        });
+        (result, depths.into_inner().unwrap())
+    }
+
+    /// Wait until the search has searched `nodes` and then some more, long
+    /// after a 1,000-node search ends when nothing holds it.
+    fn settle() {
+        std::thread::sleep(Duration::from_millis(300));
+    }
+
+    #[test]
+    fn an_infinite_search_with_a_node_limit_waits_for_stop() {
+        let limits = Limits {
+            nodes: Some(1000),
+            infinite: true,
+            ..Limits::default()
+        };
+        let (r, _) = searching(crate::board::STARTPOS, limits, false, |_, returned| {
+            settle();
+            assert!(!returned(), "bestmove before stop in go infinite nodes");
+        });
+        assert!(!r.best.is_null());
+    }
+
+    #[test]
+    fn a_ponder_search_with_a_node_limit_waits_for_ponderhit() {
+        let limits = Limits {
+            nodes: Some(1000),
+            ponder: true,
+            ..Limits::default()
+        };
+        let (r, _) = searching(crate::board::STARTPOS, limits, true, |c, returned| {
+            settle();
+            assert!(!returned(), "bestmove before ponderhit in go ponder nodes");
+            c.ponderhit();
+            for _ in 0..2000 {
+                if returned() {
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            panic!("no bestmove after ponderhit");
+        });
+        assert!(!r.best.is_null());
     }
 }

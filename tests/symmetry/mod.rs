@@ -8,7 +8,7 @@
 use brokkr::attacks::{Magic, Slider};
 use brokkr::bits::Portable;
 use brokkr::board::Board;
-use brokkr::eval::{evaluate, evaluate_white, PawnTable, Term, TermTrace};
+use brokkr::eval::{evaluate, evaluate_white, PawnTable, Term, TermTrace, Terms};
 use quickcheck::{QuickCheck, TestResult};
 
 /// The board the tests use.
@@ -85,10 +85,10 @@ pub fn random_positions(start: usize, choices: &[u8]) -> Vec<B> {
 
 /// Each term for White in `a` must equal the same term for Black in `m` (and the
 /// reverse), and the values from the side to move must agree.
-pub fn symmetric<S: Slider>(a: &Board<S>, m: &Board<S>) -> Result<(), String> {
+pub fn symmetric<S: Slider>(a: &Board<S>, m: &Board<S>, terms: Terms) -> Result<(), String> {
     let (mut ta, mut tm) = (TermTrace::default(), TermTrace::default());
-    let ea = evaluate_white::<Portable, S, _>(a, None, &mut ta);
-    let em = evaluate_white::<Portable, S, _>(m, None, &mut tm);
+    let ea = evaluate_white::<Portable, S, _>(a, None, terms, &mut ta);
+    let em = evaluate_white::<Portable, S, _>(m, None, terms, &mut tm);
     for term in Term::ALL {
         let [aw, ab] = ta.terms[term as usize];
         let [mw, mb] = tm.terms[term as usize];
@@ -107,8 +107,8 @@ pub fn symmetric<S: Slider>(a: &Board<S>, m: &Board<S>) -> Result<(), String> {
         return Err(format!("{ea:?} vs mirrored {em:?}"));
     }
     let (mut pa, mut pm) = (PawnTable::new(), PawnTable::new());
-    let va = evaluate::<Portable, S>(a, &mut pa, -30_000, 30_000);
-    let vm = evaluate::<Portable, S>(m, &mut pm, -30_000, 30_000);
+    let va = evaluate::<Portable, S>(a, &mut pa, terms);
+    let vm = evaluate::<Portable, S>(m, &mut pm, terms);
     if va != vm {
         return Err(format!("side to move: {va} vs mirrored {vm}"));
     }
@@ -118,16 +118,18 @@ pub fn symmetric<S: Slider>(a: &Board<S>, m: &Board<S>) -> Result<(), String> {
     Ok(())
 }
 
-/// The property over 200 random games: every position met evaluates as its mirror.
-pub fn random_games_are_symmetric() {
-    fn prop(start: usize, choices: Vec<u8>) -> TestResult {
+/// The property over 200 random games: every position met evaluates as its
+/// mirror, with every term group on (`ALL`) or the default ones.
+pub fn random_games_are_symmetric<const ALL: bool>() {
+    fn prop<const ALL: bool>(start: usize, choices: Vec<u8>) -> TestResult {
+        let terms = if ALL { Terms::ALL } else { Terms::DEFAULT };
         for b in random_positions(start, &choices) {
             let fen = b.to_fen();
             let m = match B::from_fen(&mirror_fen(&fen)) {
                 Ok(m) => m,
                 Err(e) => return TestResult::error(format!("{fen}: mirror: {e}")),
             };
-            if let Err(e) = symmetric(&b, &m) {
+            if let Err(e) = symmetric(&b, &m, terms) {
                 return TestResult::error(format!("{fen}: {e}"));
             }
         }
@@ -135,5 +137,5 @@ pub fn random_games_are_symmetric() {
     }
     QuickCheck::new()
         .tests(200)
-        .quickcheck(prop as fn(usize, Vec<u8>) -> TestResult);
+        .quickcheck(prop::<ALL> as fn(usize, Vec<u8>) -> TestResult);
 }

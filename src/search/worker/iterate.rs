@@ -1,0 +1,216 @@
+//! Iterative deepening with aspiration windows, and the main thread's decision
+//! to stop deepening.
+
+use super::Worker;
+use crate::board::draw;
+use crate::engine::Engine;
+use crate::search::params::*;
+use crate::search::score::*;
+use crate::search::tt::Bound;
+use crate::search::{Event, Info, SearchResult};
+use std::time::Duration;
+
+impl<E: Engine> Worker<'_, E> {
+    /// Deepen until a limit or a stop; the main thread reports and decides when
+    /// to stop.
+    pub fn iterate(&mut self) -> SearchResult {
+        if self.root_moves.is_empty() {
+            return self.no_legal_move();
+        }
+        let report = self.report;
+        let limits = self.shared.limits;
+        let multipv = self.shared.settings.multipv.clamp(1, self.root_moves.len());
+        // `go mate N` alone searches a little past the mate's length, not forever.
+        let mate_depth = limits.mate.map(|n| 4 * n + 4);
+        let max_depth = limits
+            .depth
+            .or(mate_depth)
+            .unwrap_or(MAX_PLY as i32 - 1)
+            .clamp(1, MAX_PLY as i32 - 1);
+        // Where every root move ends the game by the rules, one ply says all.
+        let max_depth = if self.root_is_terminal() {
+            1
+        } else {
+            max_depth
+        };
+        let mut last_best = crate::types::Move::NULL;
+        let mut stability = 0;
+        let mut last_score = VALUE_NONE;
+        let mut depth = 0;
+        while depth < max_depth {
+            depth += 1;
+            // Lazy SMP: helpers search half the iterations one ply deeper, so the
+            // threads spread over two depths and fill the TT for each other.
+            let search_depth = if self.id % 2 == 1 {
+                (depth + 1).min(MAX_PLY as i32 - 1)
+            } else {
+                depth
+            };
+            self.root_moves.start_iteration();
+            for pv_idx in 0..multipv {
+                self.pv_idx = pv_idx;
+                self.seldepth = 0;
+                self.aspiration(search_depth, report);
+                if self.stopped {
+                    break;
+                }
+                // Keep the lines already reported above those still to search.
+                self.root_moves.sort_lines(pv_idx);
+            }
+            if self.stopped {
+                break;
+            }
+            self.completed_depth = search_depth;
+            if !self.is_main() {
+                continue;
+            }
+            self.report_lines(multipv, report);
+            let best = &self.root_moves[0];
+            let (best_mv, score) = (best.mv, best.score);
+            // Step 1. A mate that answers `go mate N`.
+            if let Some(n) = limits.mate {
+                if score >= MATE_IN_MAX && MATE - score < 2 * n {
+                    break;
+                }
+            }
+            // Step 2. Time: the soft limit, scaled by how settled the search looks.
+            stability = if best_mv == last_best {
+                stability + 1
+            } else {
+                0
+            };
+            last_best = best_mv;
+            if self.should_stop_iterating(stability, last_score, score) {
+                break;
+            }
+            last_score = score;
+        }
+        if self.is_main() {
+            // The search's own end (a limit reached, or nothing left to deepen)
+            // stops the helpers; bestmove still waits for the GUI below.
+            self.shared.halt();
+            // A stop inside an iteration can leave a better move in front, found
+            // and searched with a full window in that iteration: show its line,
+            // so the last info names the move played.
+            let best = &self.root_moves[0];
+            if best.mv != self.last_reported && best.score != -INFINITE {
+                let depth = self.root_depth.max(1);
+                self.report_line(0, depth, report);
+            }
+            self.wait_for_stop_if_needed();
+        }
+        self.result()
+    }
+
+    /// Mate or stalemate at the root: nothing to search.
+    fn no_legal_move(&mut self) -> SearchResult {
+        let score = if self.board.in_check() {
+            mated_in(0)
+        } else {
+            DRAW
+        };
+        if self.is_main() {
+            (self.report)(Event::Info(Info {
+                depth: 0,
+                seldepth: 0,
+                multipv: 1,
+                score: Score::from_internal(score),
+                bound: Bound::Exact,
+                nodes: 0,
+                time: self.shared.start.elapsed(),
+                hashfull: self.shared.tt.hashfull(),
+                pv: vec![],
+            }));
+            self.shared.halt();
+            self.wait_for_stop_if_needed();
+        }
+        SearchResult {
+            best: crate::types::Move::NULL,
+            ponder: None,
+            score,
+            depth: 0,
+            nodes: 0,
+            pv: vec![],
+        }
+    }
+
+    /// Whether every root move ends the game by rule at once (mate, stalemate,
+    /// bare kings, the fifty-move rule, a repetition): then depth 1 is exact, and
+    /// deeper iterations (a KvK once reported depth 127) add nothing.
+    fn root_is_terminal(&mut self) -> bool {
+        (0..self.root_moves.len()).all(|i| {
+            let m = self.root_moves[i].mv;
+            let undo = self.make(m, 0);
+            let window = self.window(1);
+            let b = &self.board;
+            let over = b.count_moves::<E::Bits>() == 0
+                || b.insufficient_material()
+                || draw::is_fifty_move_draw::<E::Bits, E::Slider>(b)
+                || draw::is_repetition(&self.keys, b.key(), window, 1);
+            self.unmake(m, &undo);
+            over
+        })
+    }
+
+    /// Whether the main thread should not start another iteration.
+    fn should_stop_iterating(&self, stability: i32, last: i32, score: i32) -> bool {
+        if self.pondering() || self.shared.limits.infinite || !self.shared.limits.uses_clock() {
+            return false; // movetime: the hard limit decides.
+        }
+        let Some(budget) = self.shared.budget else {
+            return false;
+        };
+        // One legal move: no need to think, but find a ponder move first.
+        if self.root_moves.len() == 1 && self.completed_depth >= 6 {
+            return true;
+        }
+        let drop = if last == VALUE_NONE { 0 } else { last - score };
+        budget.stop_iterating(self.shared.start.elapsed(), stability, drop)
+    }
+
+    /// Search the current PV line with an aspiration window around its last score
+    /// (Thor's Hammer), widening on each fail.
+    fn aspiration(&mut self, depth: i32, report: &(dyn Fn(Event) + Sync)) {
+        let prev = self.root_moves[self.pv_idx].prev_score;
+        let mut delta = ASPIRATION_DELTA;
+        let (mut alpha, mut beta) = if self.features.aspiration
+            && depth >= ASPIRATION_MIN_DEPTH
+            && prev.abs() < MATE_IN_MAX
+        {
+            ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
+        } else {
+            (-INFINITE, INFINITE)
+        };
+        loop {
+            self.root_depth = depth;
+            let score = self.search::<true>(alpha, beta, depth, 0, false);
+            // Moves searched in this window first: the best to the front.
+            self.root_moves.sort_from(self.pv_idx);
+            if self.stopped {
+                return;
+            }
+            let fail = if score <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITE);
+                Bound::Upper
+            } else if score >= beta {
+                beta = (score + delta).min(INFINITE);
+                Bound::Lower
+            } else {
+                return;
+            };
+            if self.is_main() && self.long_search() {
+                self.root_moves[self.pv_idx].bound = fail;
+                self.report_line(self.pv_idx, depth, report);
+                self.root_moves[self.pv_idx].bound = Bound::Exact;
+            }
+            delta += delta / 2;
+        }
+    }
+
+    /// Whether the search has run long enough to report its progress inside an
+    /// iteration (the root move searched, failed windows).
+    pub(super) fn long_search(&self) -> bool {
+        self.shared.start.elapsed() > Duration::from_millis(REPORT_AFTER_MS)
+    }
+}

@@ -1,0 +1,104 @@
+//! What a node teaches the thread's tables: killers, the countermove and the
+//! histories after a cut-off, and the correction history after every store.
+
+use super::{Evals, Worker, OFF};
+use crate::engine::Engine;
+use crate::search::history;
+use crate::search::movepick::{captured_kind, is_noisy};
+use crate::search::score::MATE_IN_MAX;
+use crate::search::tt::Bound;
+use crate::types::*;
+
+impl<E: Engine> Worker<'_, E> {
+    /// A cut-off by `best` at `ply`: reward it, and punish the moves tried
+    /// before it (`quiets`, `captures`).
+    pub(super) fn update_histories(
+        &mut self,
+        ply: usize,
+        depth: i32,
+        best: Move,
+        quiets: &[Move],
+        captures: &[Move],
+    ) {
+        let bonus = history::bonus(depth);
+        let us = self.board.side_to_move();
+        if !is_noisy(&self.board, best) {
+            // Killers (two slots, newest first) and the countermove.
+            let f = &mut self.stack[ply + OFF];
+            if f.killers[0] != best {
+                f.killers[1] = f.killers[0];
+                f.killers[0] = best;
+            }
+            let prev = self.stack[ply + OFF - 1];
+            if prev.piece < 12 {
+                self.data.histories.countermove[prev.piece as usize][prev.to as usize] = best;
+            }
+            self.update_quiet(ply, us, best, bonus);
+            for &q in quiets {
+                self.update_quiet(ply, us, q, -bonus);
+            }
+        } else {
+            self.update_capture(best, bonus);
+        }
+        for &c in captures {
+            self.update_capture(c, -bonus);
+        }
+    }
+
+    fn update_quiet(&mut self, ply: usize, us: Color, m: Move, bonus: i32) {
+        let piece = self.board.piece_on(m.from()).map_or(0, |p| p.index());
+        let to = m.to().index();
+        let h = &mut self.data.histories;
+        history::update(&mut h.butterfly[us.index()][m.from().index()][to], bonus);
+        for back in [1, 2] {
+            let f = self.stack[ply + OFF - back];
+            if f.piece < 12 {
+                history::update(
+                    &mut h.continuation[f.piece as usize][f.to as usize][piece][to],
+                    bonus,
+                );
+            }
+        }
+    }
+
+    fn update_capture(&mut self, m: Move, bonus: i32) {
+        let Some(piece) = self.board.piece_on(m.from()) else {
+            return;
+        };
+        let captured = captured_kind(&self.board, m).map_or(0, |k| k.index());
+        history::update(
+            &mut self.data.histories.capture[piece.index()][m.to().index()][captured],
+            bonus,
+        );
+    }
+
+    /// Correct the evaluation of this pawn structure where the search's score
+    /// `best_score` says more than its `bound` allows about the static
+    /// evaluation (a fail high above it, a fail low below it, or an exact
+    /// score), and the best move is quiet (a capture's gain is the search's, not
+    /// the position's). Not in check: there is no static evaluation there.
+    pub(super) fn update_correction(
+        &mut self,
+        best_score: i32,
+        bound: Bound,
+        evals: Evals,
+        best_move: Move,
+        depth: i32,
+    ) {
+        let informative = match bound {
+            Bound::Lower => best_score > evals.corrected,
+            Bound::Upper => best_score < evals.corrected,
+            _ => true,
+        };
+        if self.features.correction
+            && informative
+            && best_score.abs() < MATE_IN_MAX
+            && (best_move.is_null() || !is_noisy(&self.board, best_move))
+        {
+            let (side, pawns) = (self.board.side_to_move(), self.board.pawn_key());
+            self.data
+                .histories
+                .update_correction(side, pawns, best_score - evals.raw, depth);
+        }
+    }
+}

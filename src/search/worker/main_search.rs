@@ -1,0 +1,608 @@
+//! The main search: principal-variation alpha-beta with the hash, pruning,
+//! extensions and late-move reductions, in numbered steps.
+
+use super::{Evals, Frame, Worker, OFF};
+use crate::engine::Engine;
+use crate::search::movepick::{is_noisy, MovePicker};
+use crate::search::params::*;
+use crate::search::score::*;
+use crate::search::tt::{Bound, TtHit};
+use crate::search::Event;
+use crate::types::*;
+
+impl<E: Engine> Worker<'_, E> {
+    pub(super) fn search<const PV: bool>(
+        &mut self,
+        mut alpha: i32,
+        mut beta: i32,
+        mut depth: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> i32 {
+        let root = ply == 0;
+
+        // Step 1. Quiescence at the horizon.
+        if depth <= 0 {
+            return self.qsearch::<PV>(alpha, beta, ply);
+        }
+        depth = depth.min(MAX_PLY as i32 - 1);
+        if PV {
+            self.pv_len[ply] = ply;
+            self.seldepth = self.seldepth.max(ply + 1);
+        }
+        self.tick();
+        if self.stopped {
+            return 0;
+        }
+        let in_check = self.board.in_check();
+
+        if !root {
+            // Step 2. Draws, and the ply limit.
+            if self.is_draw(ply) {
+                return DRAW;
+            }
+            if ply >= MAX_PLY - 1 {
+                return if in_check { DRAW } else { self.eval() };
+            }
+            // Step 3. Mate-distance pruning: no line here can beat a shorter mate
+            // already found.
+            alpha = alpha.max(mated_in(ply));
+            beta = beta.min(mate_in(ply + 1));
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+
+        // Step 4. Transposition table. Near the fifty-move rule a stored score
+        // may no longer hold (the same position can now be a draw).
+        let excluded = self.stack[ply + OFF].excluded;
+        let key = self.board.key();
+        let tt_hit = if excluded.is_null() {
+            self.shared.tt.probe(key, ply)
+        } else {
+            None
+        };
+        let tt_move = if root {
+            self.root_moves[self.pv_idx].mv
+        } else {
+            tt_hit.map_or(Move::NULL, |h| h.mv)
+        };
+        if let Some(h) = tt_hit {
+            if !PV
+                && h.depth >= depth
+                && self.board.halfmove_clock() < TT_CUT_HALFMOVE_LIMIT
+                && h.cuts(alpha, beta)
+            {
+                return h.score;
+            }
+        }
+
+        // Step 5. Static evaluation (see `Worker::evals`). A position evaluated
+        // afresh keeps its evaluation in the hash at once.
+        let evals = if in_check {
+            Evals::NONE
+        } else {
+            let e = self.evals(tt_hit);
+            if tt_hit.is_none() && excluded.is_null() {
+                self.shared
+                    .tt
+                    .store(key, Move::NULL, VALUE_NONE, e.raw, -8, Bound::None, ply);
+            }
+            e
+        };
+        let static_eval = evals.corrected;
+        self.stack[ply + OFF].static_eval = static_eval;
+        let improving = !in_check && self.improving(ply, static_eval);
+        self.stack[ply + OFF + 2].killers = [Move::NULL; 2];
+
+        // Steps 6-8. Whole-node pruning.
+        if !PV && !in_check && excluded.is_null() {
+            if let Some(v) = self.prune_node(alpha, beta, depth, ply, cut_node, evals, improving) {
+                return v;
+            }
+        }
+
+        // Step 9. Internal iterative reduction (where Gk, OliThink and Thor's Hammer
+        // used internal iterative deepening): without a hash move, this node was not
+        // searched before, so spend less on it now.
+        if self.features.iir
+            && !root
+            && depth >= IIR_MIN_DEPTH
+            && tt_move.is_null()
+            && (PV || cut_node)
+        {
+            depth -= 1;
+        }
+
+        // Step 10. The move loop.
+        let us = self.board.side_to_move();
+        let prev = self.stack[ply + OFF - 1];
+        let counter = if prev.piece < 12 && self.features.refutations {
+            self.data.histories.countermove[prev.piece as usize][prev.to as usize]
+        } else {
+            Move::NULL
+        };
+        let killers = if self.features.refutations {
+            self.stack[ply + OFF].killers
+        } else {
+            [Move::NULL; 2]
+        };
+        let mut picker = MovePicker::new(in_check, tt_move, killers, counter);
+        let mut best_score = -INFINITE;
+        let mut best_move = Move::NULL;
+        let mut move_count = 0;
+        let mut quiets_tried = [Move::NULL; 64];
+        let mut n_quiets = 0;
+        let mut captures_tried = [Move::NULL; 32];
+        let mut n_captures = 0;
+        let has_pieces = self.non_pawn_material(us);
+        let mut root_index = self.pv_idx;
+        let tt_capture = !tt_move.is_null() && is_noisy(&self.board, tt_move);
+        let single_reply = in_check && !root && self.board.count_moves::<E::Bits>() == 1;
+        // The squares and lines that give check, once for every move of the node.
+        let check_info = self.board.check_info::<E::Bits>();
+        loop {
+            let m = if root {
+                // The root walks its own list, in the order the last iteration left.
+                match self.root_moves.get(root_index) {
+                    Some(rm) => {
+                        root_index += 1;
+                        rm.mv
+                    }
+                    None => break,
+                }
+            } else {
+                let cont = self.cont_tables(ply);
+                let next = picker.next::<E>(&self.board, &self.data.histories, cont, |b, m| {
+                    b.see_ge(m, 0)
+                });
+                match next {
+                    Some(m) => m,
+                    None => break,
+                }
+            };
+            if m == excluded {
+                continue;
+            }
+            move_count += 1;
+            if root && self.is_main() && self.long_search() {
+                (self.report)(Event::CurrMove {
+                    depth: self.root_depth,
+                    mv: m,
+                    number: move_count,
+                });
+            }
+            let noisy = is_noisy(&self.board, m);
+            let gives_check = self.board.gives_check_with(m, &check_info);
+            let hist = if noisy {
+                0
+            } else {
+                self.data.histories.quiet(us, m)
+            };
+
+            // Step 11. Pruning at shallow depth, once a line that does not lose
+            // to mate is in hand.
+            if !root
+                && best_score > -MATE_IN_MAX
+                && has_pieces
+                && self.prune_move(
+                    m,
+                    depth,
+                    move_count,
+                    noisy,
+                    gives_check,
+                    in_check,
+                    hist,
+                    static_eval,
+                    alpha,
+                    improving,
+                )
+            {
+                continue;
+            }
+
+            // Step 12. Extensions, bounded by the path's total so the tree cannot
+            // explode. The singular search may instead show a cut (multi-cut).
+            let mut extension = 0;
+            let ext_budget = self.stack[ply + OFF].extensions
+                < EXTENSION_BUDGET_PER_DEPTH * self.root_depth.max(1);
+            if !root && ext_budget {
+                let singular = self.features.singular
+                    && m == tt_move
+                    && excluded.is_null()
+                    && Self::singular_applies(tt_hit, depth);
+                extension = if singular {
+                    match self.singular(tt_hit, m, beta, depth, ply, cut_node) {
+                        Singular::Cut(v) => return v,
+                        Singular::Extend(e) => e,
+                    }
+                } else {
+                    self.extension(m, gives_check, single_reply, noisy, prev, PV)
+                };
+                if self.stopped {
+                    return 0;
+                }
+            }
+
+            // Step 13. Play the move. The child's line starts empty: only a PV
+            // search of this move may fill it, so a zero-window fail-high never
+            // copies a line left over from another move.
+            let new_depth = depth - 1 + extension;
+            if PV {
+                self.pv_len[ply + 1] = ply + 1;
+            }
+            let undo = self.make(m, ply);
+            self.stack[ply + OFF + 1].extensions =
+                self.stack[ply + OFF].extensions + extension.max(0);
+            let mut score;
+
+            // Step 14. Late move reductions (OliThink reduced late moves too), then PVS.
+            if self.features.lmr && depth >= 2 && move_count > 1 + root as usize && (!noisy || !PV)
+            {
+                let mut r = self.reduction(depth, move_count);
+                if !PV {
+                    r += 1;
+                }
+                if cut_node {
+                    r += 1;
+                }
+                if !improving {
+                    r += 1;
+                }
+                if gives_check || in_check {
+                    r -= 1;
+                }
+                if tt_capture && !noisy {
+                    r += 1;
+                }
+                if !noisy {
+                    if self.features.history {
+                        r -= hist / LMR_HISTORY_DIVISOR;
+                    }
+                    if m == killers[0] || m == killers[1] || m == counter {
+                        r -= 1;
+                    }
+                }
+                r -= 1; // calibration: the table already counts one ply
+                let d = (new_depth - r.max(0)).clamp(1, new_depth.max(1));
+                score = -self.search::<false>(-alpha - 1, -alpha, d, ply + 1, true);
+                if score > alpha && d < new_depth {
+                    score =
+                        -self.search::<false>(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+                }
+            } else if !PV || move_count > 1 {
+                score = -self.search::<false>(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+            } else {
+                score = -INFINITE;
+            }
+            if PV && (move_count == 1 || (score > alpha && (root || score < beta))) {
+                score = -self.search::<true>(-beta, -alpha, new_depth, ply + 1, false);
+            }
+            self.unmake(m, &undo);
+            if self.stopped {
+                return 0;
+            }
+
+            // Step 15. The root keeps each move's score and line.
+            if root {
+                let line = &self.pv[ply + 1][ply + 1..self.pv_len[ply + 1].max(ply + 1)];
+                let kept = (move_count == 1 || score > alpha).then_some(score);
+                self.root_moves.record(m, kept, self.seldepth, line);
+            }
+
+            // Step 16. New best move?
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = m;
+                    if PV && !root {
+                        self.update_pv(ply, m);
+                    }
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+            if m != best_move {
+                if noisy {
+                    if n_captures < captures_tried.len() {
+                        captures_tried[n_captures] = m;
+                        n_captures += 1;
+                    }
+                } else if n_quiets < quiets_tried.len() {
+                    quiets_tried[n_quiets] = m;
+                    n_quiets += 1;
+                }
+            }
+        }
+
+        // Step 17. Mate or stalemate.
+        if move_count == 0 {
+            return if !excluded.is_null() {
+                alpha
+            } else if in_check {
+                mated_in(ply)
+            } else {
+                DRAW
+            };
+        }
+
+        // Step 18. Learn from a cut-off.
+        if best_score >= beta && !best_move.is_null() {
+            self.update_histories(
+                ply,
+                depth,
+                best_move,
+                &quiets_tried[..n_quiets],
+                &captures_tried[..n_captures],
+            );
+        }
+
+        // Step 19. Store, and correct the evaluation by what the search found.
+        if excluded.is_null() && !(root && self.pv_idx > 0) {
+            let bound = if best_score >= beta {
+                Bound::Lower
+            } else if PV && !best_move.is_null() {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.shared
+                .tt
+                .store(key, best_move, best_score, evals.raw, depth, bound, ply);
+            if !in_check {
+                self.update_correction(best_score, bound, evals, best_move, depth);
+            }
+        }
+        best_score
+    }
+
+    /// "Improving": better than two plies ago, or four when two plies ago was in
+    /// check (OliThink adjusted reductions by it too).
+    fn improving(&self, ply: usize, static_eval: i32) -> bool {
+        let prev2 = self.stack[ply + OFF - 2].static_eval;
+        let prev4 = self.stack[ply + OFF - 4].static_eval;
+        if prev2 != VALUE_NONE {
+            static_eval > prev2
+        } else {
+            prev4 == VALUE_NONE || static_eval > prev4
+        }
+    }
+
+    /// Steps 6-8: razoring, reverse futility and the null move, which may settle
+    /// a non-PV node out of check before any move is searched.
+    #[allow(clippy::too_many_arguments)]
+    fn prune_node(
+        &mut self,
+        alpha: i32,
+        beta: i32,
+        depth: i32,
+        ply: usize,
+        cut_node: bool,
+        evals: Evals,
+        improving: bool,
+    ) -> Option<i32> {
+        let f = self.features;
+        let (static_eval, eval) = (evals.corrected, evals.best);
+        // Step 6. Razoring: far below alpha, see whether captures alone can help.
+        if f.razoring
+            && depth <= RAZOR_DEPTH
+            && eval + RAZOR_BASE + RAZOR_DEPTH_SQ * depth * depth <= alpha
+        {
+            let v = self.qsearch::<false>(alpha - 1, alpha, ply);
+            if v < alpha {
+                return Some(v);
+            }
+        }
+        // Step 7. Reverse futility pruning: so far above beta that a quiet move
+        // cannot lose it all.
+        if f.rfp
+            && depth <= RFP_DEPTH
+            && eval < MATE_IN_MAX
+            && eval - RFP_MARGIN * (depth - improving as i32) >= beta
+        {
+            return Some((eval + beta) / 2);
+        }
+        // Step 8. Null-move pruning with adaptive R (Thor's Hammer, OliThink):
+        // give the opponent a free move; if we still beat beta, this node is very
+        // likely a cut. Never without pieces (zugzwang), never twice.
+        if f.null_move
+            && cut_node
+            && depth >= NMP_MIN_DEPTH
+            && eval >= beta
+            && static_eval >= beta
+            && ply >= self.nmp_min_ply
+            && !self.stack[ply + OFF - 1].mv.is_null()
+            && beta > -MATE_IN_MAX
+            && self.non_pawn_material(self.board.side_to_move())
+        {
+            let r = (NMP_BASE
+                + depth / NMP_DEPTH_DIVISOR
+                + ((eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_MAX))
+            .min(depth);
+            let v = self.null_move(beta, depth - r, ply, cut_node);
+            if self.stopped {
+                return Some(0);
+            }
+            if v >= beta {
+                let v = if v >= MATE_IN_MAX { beta } else { v };
+                if depth < NMP_VERIFY_DEPTH || self.nmp_min_ply != 0 {
+                    return Some(v);
+                }
+                // Verification at high depth: search this node again without the
+                // null move in the next plies, to catch zugzwang.
+                self.nmp_min_ply = ply + 3 * (depth - r) as usize / 4;
+                let w = self.search::<false>(beta - 1, beta, depth - r, ply, false);
+                self.nmp_min_ply = 0;
+                if w >= beta {
+                    return Some(v);
+                }
+            }
+        }
+        None
+    }
+
+    fn null_move(&mut self, beta: i32, depth: i32, ply: usize, cut_node: bool) -> i32 {
+        let f = self.frame(ply);
+        f.mv = Move::NULL;
+        f.piece = 12;
+        self.keys.push(self.board.key());
+        let undo = self.board.make_null_undoable();
+        self.frame(ply + 1).since_null = 0;
+        let ext = self.stack[ply + OFF].extensions;
+        self.stack[ply + OFF + 1].extensions = ext;
+        let v = -self.search::<false>(-beta, -beta + 1, depth, ply + 1, !cut_node);
+        self.keys.pop();
+        self.board.unmake_null(&undo);
+        v
+    }
+
+    /// Step 11: whether move `m` is pruned before it is searched.
+    #[allow(clippy::too_many_arguments)]
+    fn prune_move(
+        &self,
+        m: Move,
+        depth: i32,
+        move_count: usize,
+        noisy: bool,
+        gives_check: bool,
+        in_check: bool,
+        hist: i32,
+        static_eval: i32,
+        alpha: i32,
+        improving: bool,
+    ) -> bool {
+        let f = self.features;
+        let lmr_depth = (depth - 1 - self.reduction(depth, move_count)).max(0);
+        if !noisy && !gives_check {
+            // Late move pruning: after enough quiet moves, the rest rarely matter.
+            // Quiet checks still get searched: skipping the whole quiet stage lost
+            // a mate in two behind a queen sacrifice (tests/search.rs,
+            // finds_mates_in_two_and_three).
+            let lmp_limit = (LMP_BASE + depth * depth) / (2 - improving as i32);
+            if f.lmp && depth <= LMP_DEPTH && move_count as i32 >= lmp_limit {
+                return true;
+            }
+            // Futility pruning: the static eval plus a margin cannot reach alpha.
+            if f.futility
+                && !in_check
+                && lmr_depth <= FUTILITY_DEPTH
+                && static_eval
+                    + FUTILITY_BASE
+                    + FUTILITY_PER_DEPTH * lmr_depth
+                    + hist / FUTILITY_HISTORY_DIVISOR
+                    <= alpha
+            {
+                return true;
+            }
+            // SEE pruning of quiets that hang material.
+            f.see_pruning
+                && lmr_depth <= SEE_QUIET_DEPTH
+                && !self
+                    .board
+                    .see_ge(m, -SEE_QUIET_MARGIN * lmr_depth * lmr_depth)
+        } else {
+            // SEE pruning of captures that lose too much.
+            f.see_pruning
+                && depth <= SEE_CAPTURE_DEPTH
+                && !gives_check
+                && !self.board.see_ge(m, -SEE_CAPTURE_MARGIN * depth)
+        }
+    }
+
+    /// Whether the hash entry allows a singular search of its move at `depth`.
+    fn singular_applies(tt_hit: Option<TtHit>, depth: i32) -> bool {
+        depth >= SINGULAR_MIN_DEPTH
+            && tt_hit.is_some_and(|h| {
+                h.depth >= depth - SINGULAR_TT_DEPTH_SLACK
+                    && matches!(h.bound, Bound::Lower | Bound::Exact)
+                    && h.score.abs() < MATE_IN_MAX
+            })
+    }
+
+    /// Step 12a. The singular search of the hash move `m` (the entry allows one:
+    /// [`Self::singular_applies`]): if every other move
+    /// fails well below the hash score, `m` is the only good one and is searched
+    /// deeper; if even the margin beats beta, more than one move does (multi-cut);
+    /// if the hash score alone beats beta, `m` is searched a ply shallower (the
+    /// negative extension).
+    fn singular(
+        &mut self,
+        tt_hit: Option<TtHit>,
+        m: Move,
+        beta: i32,
+        depth: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> Singular {
+        let tt_score = tt_hit.map_or(0, |h| h.score);
+        let s_beta = tt_score - SINGULAR_MARGIN_PER_DEPTH * depth;
+        self.stack[ply + OFF].excluded = m;
+        let v = self.search::<false>(s_beta - 1, s_beta, (depth - 1) / 2, ply, cut_node);
+        self.stack[ply + OFF].excluded = Move::NULL;
+        if self.stopped {
+            return Singular::Extend(0);
+        }
+        if v < s_beta {
+            Singular::Extend(1)
+        } else if self.features.multi_cut && s_beta >= beta {
+            Singular::Cut(s_beta)
+        } else if self.features.negative_extension && tt_score >= beta {
+            Singular::Extend(-1)
+        } else {
+            Singular::Extend(0)
+        }
+    }
+
+    /// Step 12b. The other extensions, for a move the singular search did not
+    /// judge.
+    fn extension(
+        &self,
+        m: Move,
+        gives_check: bool,
+        single_reply: bool,
+        noisy: bool,
+        prev: Frame,
+        pv: bool,
+    ) -> i32 {
+        let f = self.features;
+        // Check extension (Gk, OliThink, Thor's Hammer), for checks that do not
+        // give material away: a losing check rarely leads anywhere.
+        let extend = (f.check_extension && gives_check && self.board.see_ge(m, 0))
+            // Single reply (OliThink): the only legal move in check.
+            || (f.single_reply && single_reply)
+            // A passed pawn reaching the seventh (OliThink, Thor's Hammer).
+            || (f.seventh_rank && self.is_pawn_to_seventh(m))
+            // Recapture (Thor's Hammer), on PV nodes only.
+            || (f.recapture
+                && pv
+                && noisy
+                && prev.to == m.to().index() as u8
+                && !prev.mv.is_null()
+                && self.board.see_ge(m, 0));
+        extend as i32
+    }
+
+    fn is_pawn_to_seventh(&self, m: Move) -> bool {
+        let Some(p) = self.board.piece_on(m.from()) else {
+            return false;
+        };
+        if p.kind() != PieceKind::Pawn {
+            return false;
+        }
+        let rank = m.to().rank();
+        match p.color() {
+            Color::White => rank == 6,
+            Color::Black => rank == 1,
+        }
+    }
+}
+
+/// What the singular search of a hash move decided.
+enum Singular {
+    /// Search the move this many plies deeper (1), as usual (0), or shallower (-1).
+    Extend(i32),
+    /// Return this score: more than one move beats beta.
+    Cut(i32),
+}

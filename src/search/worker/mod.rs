@@ -1,0 +1,317 @@
+//! One search thread, split along the search's own steps:
+//!
+//! | file | what |
+//! |---|---|
+//! | `mod.rs` | the thread's state, making moves, the static evaluation |
+//! | `root.rs` | the root moves and what each iteration found for them |
+//! | `iterate.rs` | iterative deepening, aspiration windows, when to stop deepening |
+//! | `main_search.rs` | the PVS alpha-beta search with its pruning and extensions |
+//! | `qsearch.rs` | quiescence |
+//! | `learn.rs` | what a node teaches: killers, countermove, histories, correction |
+//! | `poll.rs` | counting nodes, the stop flag and the limits inside an iteration |
+//! | `report.rs` | info lines and the principal variation shown |
+//! | `draws.rs` | the draw rules as the search asks them |
+//!
+//! The selective features name the seed engine that used them where one did, and
+//! each can be switched off ([`Features`]) so a match can measure what it gains;
+//! their margins are in [`params`](super::params).
+
+mod draws;
+mod iterate;
+mod learn;
+mod main_search;
+mod poll;
+mod qsearch;
+mod report;
+mod root;
+
+use super::history::PieceTo;
+use super::params::{LMR_BASE, LMR_DIVISOR};
+use super::score::*;
+use super::tt::TtHit;
+use super::{Event, Features, Shared, ThreadData};
+use crate::board::{Board, Undo};
+use crate::engine::Engine;
+use crate::eval::evaluate;
+use crate::types::*;
+use root::RootMoves;
+
+/// Stack size of a search thread: deep recursion with a move list per ply.
+pub const STACK_SIZE: usize = 64 << 20;
+
+/// Frames kept below ply 0, so `ply - 2` and the like need no bounds tests.
+const OFF: usize = 4;
+
+/// Late-move reductions by depth and move number (see [`LMR_BASE`]), computed by
+/// the compiler.
+static LMR: [[u8; 64]; 64] = lmr_table();
+
+const fn ln(x: f64) -> f64 {
+    // x = m * 2^k with m in [1, 2); ln m = 2 atanh((m - 1) / (m + 1)).
+    let mut m = x;
+    let mut k = 0.0;
+    while m >= 2.0 {
+        m /= 2.0;
+        k += 1.0;
+    }
+    let y = (m - 1.0) / (m + 1.0);
+    let y2 = y * y;
+    let mut term = y;
+    let mut sum = 0.0;
+    let mut n = 1.0;
+    while n < 40.0 {
+        sum += term / n;
+        term *= y2;
+        n += 2.0;
+    }
+    k * std::f64::consts::LN_2 + 2.0 * sum
+}
+
+const fn lmr_table() -> [[u8; 64]; 64] {
+    let mut t = [[0u8; 64]; 64];
+    let mut d = 1;
+    while d < 64 {
+        let mut m = 1;
+        while m < 64 {
+            let r = LMR_BASE + ln(d as f64) * ln(m as f64) / LMR_DIVISOR;
+            t[d][m] = r as u8;
+            m += 1;
+        }
+        d += 1;
+    }
+    t
+}
+
+/// What the search keeps per ply.
+#[derive(Clone, Copy)]
+struct Frame {
+    /// The move played from this ply (null for a null move).
+    mv: Move,
+    /// The moved piece's index (0..12), 12 for none, and the target square: the
+    /// continuation-history coordinates of the move.
+    piece: u8,
+    to: u8,
+    static_eval: i32,
+    killers: [Move; 2],
+    excluded: Move,
+    /// Plies since the last null move (repetitions cannot cross one).
+    since_null: usize,
+    /// Extensions on the path to this ply, to bound the tree.
+    extensions: i32,
+}
+
+impl Default for Frame {
+    fn default() -> Frame {
+        Frame {
+            mv: Move::NULL,
+            piece: 12,
+            to: 0,
+            static_eval: VALUE_NONE,
+            killers: [Move::NULL; 2],
+            excluded: Move::NULL,
+            since_null: usize::MAX / 2,
+            extensions: 0,
+        }
+    }
+}
+
+/// A node's static evaluation, in the three forms the search uses.
+#[derive(Clone, Copy)]
+struct Evals {
+    /// What the evaluation said: the hash keeps this one.
+    raw: i32,
+    /// `raw` corrected by the correction history: pruning margins start here.
+    corrected: i32,
+    /// `corrected`, or the hash's score where its bound says it is better.
+    best: i32,
+}
+
+impl Evals {
+    /// In check there is no static evaluation.
+    const NONE: Evals = Evals {
+        raw: VALUE_NONE,
+        corrected: VALUE_NONE,
+        best: VALUE_NONE,
+    };
+}
+
+pub(crate) struct Worker<'a, E: Engine> {
+    id: usize,
+    board: Board<E::Slider>,
+    shared: &'a Shared<'a>,
+    data: &'a mut ThreadData,
+    features: Features,
+    /// Keys of the positions before the current one: game history, then the tree.
+    keys: Vec<u64>,
+    stack: Vec<Frame>,
+    pv: Vec<[Move; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    root_moves: RootMoves,
+    pv_idx: usize,
+    root_depth: i32,
+    completed_depth: i32,
+    nodes: u64,
+    seldepth: usize,
+    stopped: bool,
+    /// Below this ply the null move is off (during a verification search).
+    nmp_min_ply: usize,
+    /// The first move of the last main line reported.
+    last_reported: Move,
+    report: &'a (dyn Fn(Event) + Sync),
+}
+
+impl<'a, E: Engine> Worker<'a, E> {
+    pub fn new(
+        id: usize,
+        root: &Board<E::Slider>,
+        history: &[u64],
+        shared: &'a Shared<'a>,
+        data: &'a mut ThreadData,
+        report: &'a (dyn Fn(Event) + Sync),
+    ) -> Self {
+        let mut keys = Vec::with_capacity(history.len() + MAX_PLY + 8);
+        keys.extend_from_slice(history);
+        let legal = root.legal_moves::<E::Bits>();
+        let root_moves = RootMoves::new(legal.iter(), &shared.limits.searchmoves);
+        Worker {
+            id,
+            board: *root,
+            shared,
+            data,
+            features: shared.settings.features,
+            keys,
+            stack: vec![Frame::default(); MAX_PLY + OFF + 4],
+            pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 1],
+            root_moves,
+            pv_idx: 0,
+            root_depth: 0,
+            completed_depth: 0,
+            nodes: 0,
+            seldepth: 0,
+            stopped: false,
+            nmp_min_ply: 0,
+            last_reported: Move::NULL,
+            report,
+        }
+    }
+
+    fn is_main(&self) -> bool {
+        self.id == 0
+    }
+
+    // ------------------------------------------------------------------
+    // Making moves
+    // ------------------------------------------------------------------
+
+    #[inline(always)]
+    fn frame(&mut self, ply: usize) -> &mut Frame {
+        &mut self.stack[ply + OFF]
+    }
+
+    #[inline(always)]
+    fn make(&mut self, m: Move, ply: usize) -> Undo {
+        let piece = self
+            .board
+            .piece_on(m.from())
+            .map_or(12, |p| p.index() as u8);
+        let to = if m.kind() == MoveKind::Castling {
+            // Castling's history coordinates are the king's square after castling.
+            let rank = m.from().rank();
+            Square::from_coords(if m.to() > m.from() { 6 } else { 2 }, rank).index() as u8
+        } else {
+            m.to().index() as u8
+        };
+        let f = self.frame(ply);
+        f.mv = m;
+        f.piece = piece;
+        f.to = to;
+        let since_null = f.since_null;
+        self.keys.push(self.board.key());
+        let undo = self.board.make_undoable(m);
+        self.frame(ply + 1).since_null = since_null + 1;
+        undo
+    }
+
+    #[inline(always)]
+    fn unmake(&mut self, m: Move, undo: &Undo) {
+        self.keys.pop();
+        self.board.unmake(m, undo);
+    }
+
+    /// The continuation-history tables of the moves 1 and 2 plies before `ply`.
+    #[inline(always)]
+    fn cont_tables(&self, ply: usize) -> [Option<&PieceTo>; 2] {
+        if !self.features.cont_history {
+            return [None, None];
+        }
+        let h = &self.data.histories;
+        let at = |back: usize| {
+            let f = &self.stack[ply + OFF - back];
+            (f.piece < 12).then(|| &h.continuation[f.piece as usize][f.to as usize])
+        };
+        [at(1), at(2)]
+    }
+
+    // ------------------------------------------------------------------
+    // The static evaluation
+    // ------------------------------------------------------------------
+
+    /// The evaluation of the current position, with this search's term groups.
+    fn eval(&mut self) -> i32 {
+        evaluate::<E::Bits, E::Slider>(&self.board, &mut self.data.pawns, self.features.terms)
+    }
+
+    /// A node's static evaluation, the one place the search forms it: the raw
+    /// value from the hash (or evaluated afresh), corrected by what earlier
+    /// searches found for this pawn structure, then replaced by the hash score
+    /// where its bound says the score is better.
+    #[inline]
+    fn evals(&mut self, tt_hit: Option<TtHit>) -> Evals {
+        let raw = match tt_hit {
+            Some(h) if h.eval != VALUE_NONE => h.eval,
+            _ => self.eval(),
+        };
+        let corrected = self.corrected(raw);
+        let best = match tt_hit {
+            Some(h) if h.cuts(corrected, corrected) => h.score,
+            _ => corrected,
+        };
+        Evals {
+            raw,
+            corrected,
+            best,
+        }
+    }
+
+    /// The static evaluation `raw` with the correction history's entry for this
+    /// side to move and pawn structure added, kept clear of the mate scores.
+    #[inline(always)]
+    fn corrected(&self, raw: i32) -> i32 {
+        if !self.features.correction {
+            return raw;
+        }
+        let side = self.board.side_to_move();
+        let c = self.data.histories.correction(side, self.board.pawn_key());
+        (raw + c).clamp(-MATE_IN_MAX + 1, MATE_IN_MAX - 1)
+    }
+
+    fn non_pawn_material(&self, color: Color) -> bool {
+        let b = &self.board;
+        b.color_bb(color) & !(b.kind_bb(PieceKind::Pawn) | b.kind_bb(PieceKind::King)) != 0
+    }
+
+    #[inline(always)]
+    fn reduction(&self, depth: i32, move_count: usize) -> i32 {
+        LMR[depth.clamp(0, 63) as usize][move_count.min(63)] as i32
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        self.pv[ply][ply] = m;
+        let child_len = self.pv_len[ply + 1].max(ply + 1);
+        for i in ply + 1..child_len {
+            self.pv[ply][i] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = child_len;
+    }
+}

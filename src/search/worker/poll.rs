@@ -1,0 +1,80 @@
+//! Inside an iteration: counting nodes, and every so often the stop flag, the
+//! node limit and the hard time limit.
+//!
+//! A limit reached ends the search through [`Shared::halt`], not the GUI's stop
+//! flag: in `go ponder` and `go infinite` the best move must still wait for
+//! `ponderhit` or `stop` (UCI forbids `bestmove` before), whatever ended the
+//! search itself.
+//!
+//! [`Shared::halt`]: crate::search::Shared::halt
+
+use super::Worker;
+use crate::engine::Engine;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+impl<E: Engine> Worker<'_, E> {
+    /// Count a node and, every so often, look at the stop flag and the limits.
+    #[inline(always)]
+    pub(super) fn tick(&mut self) {
+        self.nodes += 1;
+        if let Some(n) = self.shared.limits.nodes {
+            // A node limit is checked at every node on one thread, so a node-limited
+            // search with Threads=1 is exactly reproducible.
+            if self.shared.settings.threads == 1 && self.nodes >= n {
+                self.shared.halt();
+                self.stopped = true;
+            }
+        }
+        if self.nodes & 1023 == 0 {
+            self.poll();
+        }
+    }
+
+    #[cold]
+    fn poll(&mut self) {
+        self.shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+        if self.shared.stopped() {
+            self.stopped = true;
+            return;
+        }
+        if !self.is_main() {
+            return;
+        }
+        let limits = self.shared.limits;
+        if let Some(n) = limits.nodes {
+            if self.shared.total_nodes() >= n {
+                self.shared.halt();
+                self.stopped = true;
+                return;
+            }
+        }
+        if self.pondering() || limits.infinite {
+            return;
+        }
+        // Always finish depth 1, so there is a searched move to play.
+        if self.completed_depth == 0 && self.root_depth <= 1 {
+            return;
+        }
+        if let Some(budget) = self.shared.budget {
+            if self.shared.start.elapsed() >= budget.hard {
+                self.shared.halt();
+                self.stopped = true;
+            }
+        }
+    }
+
+    /// Whether the search is a ponder search not yet told `ponderhit`.
+    pub(super) fn pondering(&self) -> bool {
+        self.shared.control.pondering.load(Ordering::Relaxed)
+    }
+
+    /// In `go infinite` or ponder mode the best move waits for `stop` (or
+    /// `ponderhit`), even when a limit or a proven result ended the search.
+    pub(super) fn wait_for_stop_if_needed(&self) {
+        let c = self.shared.control;
+        while !c.stop.load(Ordering::Relaxed) && (self.shared.limits.infinite || self.pondering()) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+}

@@ -1,0 +1,143 @@
+//! Quiescence: captures (and every evasion in check) until the position is quiet,
+//! so the horizon never cuts a exchange in half.
+
+use super::{Evals, Worker};
+use crate::engine::Engine;
+use crate::search::movepick::{captured_kind, MovePicker, ORDER_VALUES};
+use crate::search::params::*;
+use crate::search::score::*;
+use crate::search::tt::Bound;
+use crate::types::*;
+
+impl<E: Engine> Worker<'_, E> {
+    pub(super) fn qsearch<const PV: bool>(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        if PV {
+            self.pv_len[ply] = ply;
+            self.seldepth = self.seldepth.max(ply + 1);
+        }
+        self.tick();
+        if self.stopped {
+            return 0;
+        }
+        if self.is_draw(ply) {
+            return DRAW;
+        }
+        let in_check = self.board.in_check();
+        if ply >= MAX_PLY - 1 {
+            return if in_check { DRAW } else { self.eval() };
+        }
+
+        // Step 1. Transposition table, with the main search's guard near the
+        // fifty-move rule.
+        let key = self.board.key();
+        let tt_hit = self.shared.tt.probe(key, ply);
+        if let Some(h) = tt_hit {
+            if !PV && h.cuts(alpha, beta) {
+                return h.score;
+            }
+        }
+        let tt_move = tt_hit.map_or(Move::NULL, |h| h.mv);
+
+        // Step 2. Stand pat: the side to move may decline every capture.
+        let evals;
+        let mut best_score;
+        if in_check {
+            evals = Evals::NONE;
+            best_score = -INFINITE;
+        } else {
+            evals = self.evals(tt_hit);
+            best_score = evals.best;
+            if best_score >= beta {
+                if tt_hit.is_none() {
+                    self.shared.tt.store(
+                        key,
+                        Move::NULL,
+                        best_score,
+                        evals.raw,
+                        -1,
+                        Bound::Lower,
+                        ply,
+                    );
+                }
+                return best_score;
+            }
+            alpha = alpha.max(best_score);
+        }
+
+        // Step 3. Captures (all evasions in check), best first.
+        let mut picker = MovePicker::new_qsearch(in_check, tt_move);
+        let mut best_move = Move::NULL;
+        let mut move_count = 0;
+        let futility_base = if in_check {
+            -INFINITE
+        } else {
+            evals.corrected + DELTA_MARGIN
+        };
+        let mut check_info = None;
+        loop {
+            let cont = self.cont_tables(ply);
+            let Some(m) = picker.next::<E>(&self.board, &self.data.histories, cont, |_, _| true)
+            else {
+                break;
+            };
+            move_count += 1;
+            if best_score > -MATE_IN_MAX && !in_check {
+                // Delta pruning (Gk): even winning the piece outright cannot lift
+                // the score to alpha.
+                if self.features.delta_pruning {
+                    let gain = captured_kind(&self.board, m).map_or(0, |k| ORDER_VALUES[k.index()])
+                        + m.promotion_kind()
+                            .map_or(0, |k| ORDER_VALUES[k.index()] - 100);
+                    let ci = *check_info.get_or_insert_with(|| self.board.check_info::<E::Bits>());
+                    if futility_base + gain <= alpha && !self.board.gives_check_with(m, &ci) {
+                        best_score = best_score.max(futility_base + gain);
+                        continue;
+                    }
+                }
+                // SEE pruning: a capture that loses material.
+                if self.features.qsearch_see && !self.board.see_ge(m, 0) {
+                    continue;
+                }
+            }
+            if PV {
+                self.pv_len[ply + 1] = ply + 1;
+            }
+            let undo = self.make(m, ply);
+            let score = -self.qsearch::<PV>(-beta, -alpha, ply + 1);
+            self.unmake(m, &undo);
+            if self.stopped {
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = m;
+                    if PV {
+                        self.update_pv(ply, m);
+                    }
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+        }
+
+        // Step 4. Checkmate.
+        if in_check && move_count == 0 {
+            return mated_in(ply);
+        }
+
+        // Step 5. Store. A PV node whose best move raised alpha knows the exact
+        // value, as in the main search.
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else {
+            Bound::Upper
+        };
+        self.shared
+            .tt
+            .store(key, best_move, best_score, evals.raw, 0, bound, ply);
+        best_score
+    }
+}
