@@ -1,12 +1,17 @@
 //! The transposition table: shared by every search thread, lock-free.
 //!
 //! A bucket is one 64-byte cache line of four entries. An entry is two atomic
-//! words, each carrying the same 16 bits of the key: one word holds the move, the
-//! score and the static evaluation, the other the depth, the bound and the
-//! generation. A probe accepts an entry only when both words carry the key's
-//! bits, so a read torn by a concurrent write (the halves of two different
-//! entries) is almost always a miss, and never undefined behaviour: every access
-//! is an atomic load or store.
+//! words. One holds 16 bits of the key, the move, the score and the static
+//! evaluation; the other the same 16 key bits, a 32-bit check of the first word,
+//! the depth, the bound and the generation. A probe accepts an entry only when
+//! both words carry the key's bits and the second word's check matches the first
+//! word, so a read torn by a concurrent write (the halves of two different
+//! stores, even two stores of the same position) is a miss but for one chance in
+//! 2^32, and never undefined behaviour: every access is an atomic load or store.
+//!
+//! A hit refreshes the entry's age with a compare-and-swap of the second word: a
+//! plain store of a word read earlier could overwrite another thread's newer
+//! store of the same position, and marry its data to the old depth and bound.
 //!
 //! The memory is allocated when the size is set, zeroed by the allocator (for a
 //! large table, fresh pages from the OS), never by a loop.
@@ -80,7 +85,7 @@ impl TtHit {
 struct Entry {
     /// key16 << 48 | move << 32 | score << 16 | eval
     data: AtomicU64,
-    /// key16 << 48 | depth << 8 | generation << 2 | bound
+    /// key16 << 48 | check(data) << 16 | depth << 8 | generation << 2 | bound
     meta: AtomicU64,
 }
 
@@ -94,6 +99,30 @@ struct Bucket {
 const DEPTH_OFFSET: i32 = 16;
 /// Generations live in six bits.
 const GEN_MASK: u8 = 63;
+
+/// The 32-bit check of a data word that its meta word carries: the high half of a
+/// multiplication by an odd constant, so that two different data words agree in it
+/// only by chance (a plain fold would let data words differing by the same
+/// pattern in both halves agree).
+#[inline(always)]
+fn check(data: u64) -> u64 {
+    data.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32
+}
+
+/// The bits of a meta word that [`check`] occupies.
+const CHECK_MASK: u64 = 0xFFFF_FFFF << 16;
+
+/// A static evaluation as stored: real evaluations are kept clear of the mate
+/// range, and [`VALUE_NONE`] (stored for nodes in check) is kept as itself, so a
+/// probe can tell "no evaluation" from a large one.
+#[inline(always)]
+fn eval_to_tt(eval: i32) -> i16 {
+    if eval == VALUE_NONE {
+        VALUE_NONE as i16
+    } else {
+        eval.clamp(-MATE_IN_MAX + 1, MATE_IN_MAX - 1) as i16
+    }
+}
 
 /// Whether an entry holds anything: its stored depth byte is never zero once
 /// written (depths are stored offset by [`DEPTH_OFFSET`]), even for an entry that
@@ -164,14 +193,15 @@ impl TranspositionTable {
                 continue;
             }
             let data = e.data.load(Relaxed);
-            if data >> 48 != k {
+            if data >> 48 != k || (meta & CHECK_MASK) >> 16 != check(data) {
                 continue;
             }
-            // Refresh the age, so a hit survives replacement.
+            // Refresh the age, so a hit survives replacement; only if no other
+            // store came between (see the module doc).
             let gen = self.generation.load(Relaxed) as u64;
             let fresh = (meta & !(u64::from(GEN_MASK) << 2)) | gen << 2;
             if fresh != meta {
-                e.meta.store(fresh, Relaxed);
+                let _ = e.meta.compare_exchange(meta, fresh, Relaxed, Relaxed);
             }
             return Some(TtHit {
                 mv: Move::from_bits((data >> 32) as u16),
@@ -238,8 +268,8 @@ impl TranspositionTable {
         let data = k << 48
             | (mv.bits() as u64) << 32
             | (score_to_tt(score, ply) as i16 as u16 as u64) << 16
-            | (eval.clamp(-32000, 32000) as i16 as u16 as u64);
-        let meta = k << 48 | depth << 8 | (gen as u64) << 2 | bound as u64;
+            | (eval_to_tt(eval) as u16 as u64);
+        let meta = k << 48 | check(data) << 16 | depth << 8 | (gen as u64) << 2 | bound as u64;
         victim.data.store(data, Relaxed);
         victim.meta.store(meta, Relaxed);
     }
@@ -374,5 +404,80 @@ mod tests {
         for k in 0..1000u64 {
             assert!(tt.probe(k.wrapping_mul(0x9E37_79B9_7F4A_7C15), 0).is_none());
         }
+    }
+
+    #[test]
+    fn no_evaluation_comes_back_as_none() {
+        // Nodes in check store VALUE_NONE: it must not come back as a huge
+        // evaluation (it came back as 32000, clamped).
+        let tt = TranspositionTable::new(1).unwrap();
+        tt.store(9, Move::normal(1, 2), 15, VALUE_NONE, 3, Bound::Upper, 0);
+        assert_eq!(tt.probe(9, 0).unwrap().eval, VALUE_NONE);
+        // Real evaluations stay clear of the mate range.
+        tt.store(10, Move::NULL, 0, 40_000, 3, Bound::Upper, 0);
+        assert!(tt.probe(10, 0).unwrap().eval < MATE_IN_MAX);
+        tt.store(11, Move::NULL, 0, -40_000, 3, Bound::Upper, 0);
+        assert!(tt.probe(11, 0).unwrap().eval > -MATE_IN_MAX);
+    }
+
+    /// The fields of the store numbered `id`, every one a function of the id, so
+    /// that a hit whose fields come from two stores can be recognised.
+    fn stress_fields(id: u16) -> (Move, i32, i32, i32, Bound) {
+        let id = id | 1; // never the null move, which a store may replace
+        let mv = Move::from_bits(id);
+        let score = (id as i32 * 7) % 2001 - 1000;
+        let eval = (id as i32 * 13) % 1001 - 500;
+        let depth = (id as i32 * 5) % 40;
+        let bound = [Bound::Upper, Bound::Lower, Bound::Exact][(id as usize / 2) % 3];
+        (mv, score, eval, depth, bound)
+    }
+
+    #[test]
+    fn concurrent_stores_never_mix_two_stores_in_one_hit() {
+        // Four threads store and probe a handful of keys in a one-bucket-wide
+        // corner of a small table, while one of them keeps starting new searches
+        // so that probes refresh ages. Every hit must be one whole store.
+        use std::sync::atomic::{AtomicBool, AtomicU64};
+        let tt = TranspositionTable::new(1).unwrap();
+        let keys: Vec<u64> = (1..=6u64).collect(); // one bucket, six tags
+        let stop = AtomicBool::new(false);
+        let hits = AtomicU64::new(0);
+        let bad = AtomicU64::new(0);
+        std::thread::scope(|s| {
+            for t in 0..4u64 {
+                let (tt, keys, stop, hits, bad) = (&tt, &keys, &stop, &hits, &bad);
+                s.spawn(move || {
+                    let mut x = 0x2545_F491_4F6C_DD1D_u64 ^ (t << 32);
+                    let mut n = 0u64;
+                    while !stop.load(Relaxed) || n < 200_000 {
+                        x ^= x << 13;
+                        x ^= x >> 7;
+                        x ^= x << 17;
+                        let key = keys[(x % keys.len() as u64) as usize];
+                        if x & 0x100 == 0 {
+                            let (mv, score, eval, depth, bound) = stress_fields((x >> 16) as u16);
+                            tt.store(key, mv, score, eval, depth, bound, 0);
+                        } else if let Some(h) = tt.probe(key, 0) {
+                            hits.fetch_add(1, Relaxed);
+                            let (mv, score, eval, depth, bound) = stress_fields(h.mv.bits());
+                            if (h.mv, h.score, h.eval, h.depth, h.bound)
+                                != (mv, score, eval, depth, bound)
+                            {
+                                bad.fetch_add(1, Relaxed);
+                            }
+                        }
+                        if t == 0 && n.is_multiple_of(64) {
+                            tt.new_search();
+                        }
+                        n += 1;
+                        if n == 2_000_000 {
+                            stop.store(true, Relaxed);
+                        }
+                    }
+                });
+            }
+        });
+        assert!(hits.load(Relaxed) > 1000, "the test must probe hits");
+        assert_eq!(bad.load(Relaxed), 0, "hits mixing two stores");
     }
 }
