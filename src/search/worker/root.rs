@@ -89,6 +89,7 @@ impl RootMoves {
     pub fn start_iteration(&mut self) {
         for rm in &mut self.0 {
             rm.prev_score = rm.score;
+            rm.score = -INFINITE;
         }
     }
 
@@ -139,6 +140,36 @@ impl IndexMut<usize> for RootMoves {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_stop_never_plays_by_the_last_iterations_score() {
+        // Iteration 1 found a (50) best, and b raised alpha on the way (30).
+        let (a, b, c) = (
+            Move::normal(12, 28),
+            Move::normal(6, 21),
+            Move::normal(1, 18),
+        );
+        let mut r = RootMoves::new([a, b, c].into_iter(), &[]);
+        r.start_iteration();
+        r.record(b, Some(30), 5, &[]);
+        r.record(a, Some(50), 5, &[]);
+        r.record(c, None, 5, &[]);
+        r.sort_from(0);
+        assert_eq!(r[0].mv, a);
+        // Iteration 2 searches a first and finds it worse (10); a stop comes
+        // before b is searched. b's 30 is from the last iteration: a, searched
+        // to the end of this one, is the move to play.
+        r.start_iteration();
+        r.record(a, Some(10), 6, &[]);
+        r.sort_from(0);
+        assert_eq!(r[0].mv, a, "{r:?}");
+        assert_eq!(r[0].shown_score(), 10);
+        // Had nothing finished, the last iteration's order stands.
+        r.start_iteration();
+        r.sort_from(0);
+        assert_eq!(r[0].mv, a, "{r:?}");
+        assert_eq!(r[0].shown_score(), 10);
+    }
 
     #[test]
     fn searchmoves_restrict_the_root_unless_none_is_legal() {
