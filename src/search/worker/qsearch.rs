@@ -32,7 +32,7 @@ impl<E: Engine> Worker<'_, E> {
         let key = self.board.key();
         let tt_hit = self.shared.tt.probe(key, ply);
         if let Some(h) = tt_hit {
-            if !PV && h.cuts(alpha, beta) {
+            if !PV && self.board.halfmove_clock() < TT_CUT_HALFMOVE_LIMIT && h.cuts(alpha, beta) {
                 return h.score;
             }
         }
@@ -132,6 +132,8 @@ impl<E: Engine> Worker<'_, E> {
         // value, as in the main search.
         let bound = if best_score >= beta {
             Bound::Lower
+        } else if PV && !best_move.is_null() {
+            Bound::Exact
         } else {
             Bound::Upper
         };
@@ -139,5 +141,68 @@ impl<E: Engine> Worker<'_, E> {
             .tt
             .store(key, best_move, best_score, evals.raw, 0, bound, ply);
         best_score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Worker;
+    use crate::attacks::Magic;
+    use crate::bits::Portable;
+    use crate::board::Board;
+    use crate::engine::Pair;
+    use crate::search::score::VALUE_NONE;
+    use crate::search::tt::{Bound, TranspositionTable};
+    use crate::search::{Control, Limits, Settings, Shared, ThreadData};
+    use crate::types::Move;
+    use std::sync::atomic::{AtomicBool, AtomicU64};
+    use std::time::Instant;
+
+    type E = Pair<Portable, Magic>;
+
+    /// Run `f` with a search thread at `fen` and its hash table.
+    fn with_worker<R>(fen: &str, f: impl FnOnce(&mut Worker<E>, &TranspositionTable) -> R) -> R {
+        let board = Board::<Magic>::from_fen(fen).unwrap();
+        let tt = TranspositionTable::new(1).unwrap();
+        let control = Control::default();
+        let (limits, settings) = (Limits::default(), Settings::default());
+        let shared = Shared {
+            tt: &tt,
+            control: &control,
+            limits: &limits,
+            settings: &settings,
+            start: Instant::now(),
+            budget: None,
+            nodes: vec![AtomicU64::new(0)],
+            halted: AtomicBool::new(false),
+        };
+        let mut data = ThreadData::new();
+        let mut w = Worker::<E>::new(0, &board, &[], &shared, &mut data, &|_| {});
+        f(&mut w, &tt)
+    }
+
+    #[test]
+    fn a_pv_node_that_raised_alpha_stores_an_exact_score() {
+        // exd5 wins a pawn: inside the window, so the value is exact.
+        let fen = "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1";
+        with_worker(fen, |w, tt| {
+            let v = w.qsearch::<true>(-1000, 1000, 0);
+            let hit = tt.probe(w.board.key(), 0).expect("stored");
+            assert_eq!((hit.score, hit.bound), (v, Bound::Exact));
+            assert_eq!(w.board.to_uci(hit.mv), "e4d5");
+        });
+    }
+
+    #[test]
+    fn near_the_fifty_move_rule_the_hash_does_not_cut() {
+        // A stored upper bound far below the window would cut; 95 plies into the
+        // fifty, the same position may be another matter (here Rxa2 wins a queen).
+        let fen = "4k3/8/8/8/8/8/q7/R3K3 w - - 95 80";
+        with_worker(fen, |w, tt| {
+            let key = w.board.key();
+            tt.store(key, Move::NULL, -900, VALUE_NONE, 0, Bound::Upper, 0);
+            let v = w.qsearch::<false>(-800, -799, 0);
+            assert!(v > -800, "the stale bound cut: {v}");
+        });
     }
 }
