@@ -470,4 +470,37 @@ mod tests {
         });
         assert!(!r.best.is_null());
     }
+
+    #[test]
+    fn a_proven_result_stops_deepening() {
+        // Bare kings: every move draws at once, so depth 1 says all (an infinite
+        // search reported 127 iterations).
+        let infinite = Limits {
+            infinite: true,
+            ..Limits::default()
+        };
+        let (r, depths) = searching("8/8/4k3/8/8/3K4/8/8 w - - 0 1", infinite, false, |_, _| {
+            settle();
+        });
+        assert_eq!(r.depth, 1, "{depths:?}");
+        assert!(depths.iter().all(|&d| d <= 1), "{depths:?}");
+        // A mate in one: proven at a few plies, not searched to the limit.
+        let limits = Limits {
+            depth: Some(60),
+            ..Limits::default()
+        };
+        let (r, depths) = searching(
+            "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",
+            limits,
+            false,
+            |_, _| {},
+        );
+        let board = Board::<Magic>::from_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1").unwrap();
+        assert_eq!(board.to_uci(r.best), "a1a8");
+        assert!(
+            r.depth < 10,
+            "mate in 1 searched to depth {}: {depths:?}",
+            r.depth
+        );
+    }
 }

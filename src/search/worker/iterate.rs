@@ -67,11 +67,16 @@ impl<E: Engine> Worker<'_, E> {
             self.report_lines(multipv, report);
             let best = &self.root_moves[0];
             let (best_mv, score) = (best.mv, best.score);
-            // Step 1. A mate that answers `go mate N`.
+            // Step 1. A mate that answers `go mate N`, or any mate proven with
+            // depth to spare: deeper iterations would only repeat it (in `go
+            // infinite` the move then waits for `stop`, without a line per ply).
             if let Some(n) = limits.mate {
                 if score >= MATE_IN_MAX && MATE - score < 2 * n {
                     break;
                 }
+            }
+            if is_mate(score) && search_depth >= 2 * (MATE - score.abs()) + MATE_PROOF_MARGIN {
+                break;
             }
             // Step 2. Time: the soft limit, scaled by how settled the search looks.
             stability = if best_mv == last_best {
