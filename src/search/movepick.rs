@@ -77,8 +77,6 @@ pub struct MovePicker {
     bad: [Move; 256],
     bad_len: usize,
     bad_cur: usize,
-    /// Set by the search once late quiet moves are pruned anyway.
-    pub skip_quiets: bool,
 }
 
 impl MovePicker {
@@ -100,7 +98,6 @@ impl MovePicker {
             bad: [Move::NULL; 256],
             bad_len: 0,
             bad_cur: 0,
-            skip_quiets: false,
         }
     }
 
@@ -279,7 +276,7 @@ impl MovePicker {
                     let m = [self.killers[0], self.killers[1], self.counter][slot];
                     let dup =
                         (slot >= 1 && m == self.killers[0]) || (slot == 2 && m == self.killers[1]);
-                    if !dup && !self.skip_quiets && self.usable_refutation::<E>(board, m) {
+                    if !dup && self.usable_refutation::<E>(board, m) {
                         return Some(m);
                     }
                     // Not handed out: the quiet stage must not filter it away.
@@ -290,28 +287,23 @@ impl MovePicker {
                     }
                 }
                 Stage::GenQuiets => {
-                    if self.skip_quiets {
-                        self.len = 0;
-                        self.cur = 0;
-                    } else {
-                        self.generate::<E>(board, GenStage::Quiets);
-                        // Drop the refutation moves already tried.
-                        let mut n = 0;
-                        for i in 0..self.len {
-                            let m = self.moves[i];
-                            if m != self.killers[0] && m != self.killers[1] && m != self.counter {
-                                self.moves[n] = m;
-                                n += 1;
-                            }
+                    self.generate::<E>(board, GenStage::Quiets);
+                    // Drop the refutation moves already tried.
+                    let mut n = 0;
+                    for i in 0..self.len {
+                        let m = self.moves[i];
+                        if m != self.killers[0] && m != self.killers[1] && m != self.counter {
+                            self.moves[n] = m;
+                            n += 1;
                         }
-                        self.len = n;
-                        self.score_quiets::<E>(board, hist, cont);
-                        self.sort();
                     }
+                    self.len = n;
+                    self.score_quiets::<E>(board, hist, cont);
+                    self.sort();
                     self.stage = Stage::Quiets;
                 }
                 Stage::Quiets => {
-                    if !self.skip_quiets && self.cur < self.len {
+                    if self.cur < self.len {
                         self.cur += 1;
                         return Some(self.moves[self.cur - 1]);
                     }
