@@ -20,6 +20,7 @@ use std::process::{Child, ChildStdin, Command, ExitStatus, Output, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::sync::{Mutex, MutexGuard, OnceLock};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 // ---------------------------------------------------------------------------
@@ -98,9 +99,9 @@ pub fn stderr(o: &Output) -> String {
     text(&o.stderr)
 }
 
-/// Run `cmd` to its end or until `limit` (then it is killed: a hang). Returns its
-/// exit status (`None` if killed) and its stdout followed by its stderr.
-pub fn run_with_limit(cmd: &mut Command, limit: Duration) -> (Option<ExitStatus>, String) {
+/// Spawn `cmd` with no input and its output piped, each pipe read to its end on
+/// a thread of its own (so a chatty child never blocks).
+fn spawn_drained(cmd: &mut Command) -> (Child, JoinHandle<String>, JoinHandle<String>) {
     let mut child = cmd
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -109,6 +110,21 @@ pub fn run_with_limit(cmd: &mut Command, limit: Duration) -> (Option<ExitStatus>
         .unwrap_or_else(|e| panic!("cannot start {cmd:?}: {e}"));
     let out = drain(child.stdout.take().unwrap());
     let err = drain(child.stderr.take().unwrap());
+    (child, out, err)
+}
+
+fn drain(mut pipe: impl Read + Send + 'static) -> JoinHandle<String> {
+    std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        let _ = pipe.read_to_end(&mut bytes);
+        text(&bytes)
+    })
+}
+
+/// Run `cmd` to its end or until `limit` (then it is killed: a hang). Returns its
+/// exit status (`None` if killed) and its stdout followed by its stderr.
+pub fn run_with_limit(cmd: &mut Command, limit: Duration) -> (Option<ExitStatus>, String) {
+    let (mut child, out, err) = spawn_drained(cmd);
     let start = Instant::now();
     let status = loop {
         if let Some(st) = child.try_wait().expect("wait for a child") {
@@ -126,15 +142,6 @@ pub fn run_with_limit(cmd: &mut Command, limit: Duration) -> (Option<ExitStatus>
         text += &format!("\n(killed after {limit:?}: a hang)");
     }
     (status, text)
-}
-
-/// Read a pipe to its end on a thread of its own, so a chatty child never blocks.
-fn drain(mut pipe: impl Read + Send + 'static) -> std::thread::JoinHandle<String> {
-    std::thread::spawn(move || {
-        let mut bytes = Vec::new();
-        let _ = pipe.read_to_end(&mut bytes);
-        text(&bytes)
-    })
 }
 
 /// Run `cmd` to its end and return its output with its peak resident memory in
@@ -157,14 +164,7 @@ pub fn output_and_peak_memory(cmd: &mut Command) -> (Output, u64) {
         8,
         "the layout is 64-bit Linux's"
     );
-    let mut child = cmd
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot start {cmd:?}: {e}"));
-    let out = drain(child.stdout.take().unwrap());
-    let err = drain(child.stderr.take().unwrap());
+    let (child, out, err) = spawn_drained(cmd);
     let mut status = 0i32;
     let mut usage = Rusage {
         times: [0; 4],
@@ -684,10 +684,15 @@ pub fn python_required() -> bool {
 }
 
 /// Written straight to the process's stderr, past the test harness's capture,
-/// so a skipped check is seen even when the test passes.
+/// so that a figure a test reports is seen even when the test passes.
+pub fn tell(msg: &str) {
+    let _ = writeln!(std::io::stderr(), "{msg}");
+}
+
+/// [`tell`] between bars of `!`, for a check that did not run.
 pub fn shout(msg: &str) {
     let bar = "!".repeat(78);
-    let _ = writeln!(std::io::stderr(), "\n{bar}\n{msg}\n{bar}\n");
+    tell(&format!("\n{bar}\n{msg}\n{bar}\n"));
 }
 
 /// A check that could not run: fail if Python is required, else warn and pass.
