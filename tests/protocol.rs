@@ -539,28 +539,42 @@ fn uci_extras_answer() {
     e.finish();
 }
 
-/// The Hash size changed between two searches of one game, and back: every
-/// move legal, the session goes on.
-#[test]
-fn uci_hash_resized_between_the_searches_of_a_game() {
-    let mut e = Engine::uci();
+/// A game of the engine against itself from the start, each move a search of
+/// `nodes` after the commands `before(i)` gives for move `i`: every move and
+/// every line legal in the game's position.
+fn self_play(e: &mut Engine, plies: usize, nodes: u64, before: impl Fn(usize) -> Vec<String>) {
     let mut moves: Vec<String> = vec![];
-    for (i, hash) in [16, 1, 64, 2, 16, 1, 32, 8].iter().enumerate() {
-        e.send(&format!("setoption name Hash value {hash}"));
-        if i == 4 {
-            e.send("setoption name Clear Hash");
+    for i in 0..plies {
+        for cmd in before(i) {
+            e.send(&cmd);
         }
         e.send(&format!("position startpos moves {}", moves.join(" ")));
-        let s = e.go("nodes 4000");
+        let s = e.go(&format!("nodes {nodes}"));
         let b = after(
             &B::startpos(),
             &moves.iter().map(|m| m.as_str()).collect::<Vec<_>>(),
         );
-        assert!(is_legal(&b, &s.best), "Hash {hash}: {}", s.best);
-        assert!(pv_is_legal(&b, &s), "Hash {hash}: {:?}", s.pv());
+        let at = format!("move {} after {:?}", i + 1, before(i));
+        assert!(is_legal(&b, &s.best), "{at}: {}", s.best);
+        assert!(pv_is_legal(&b, &s), "{at}: {:?}", s.pv());
         moves.push(s.best);
     }
     e.ready();
+}
+
+/// The Hash size changed between two searches of one game, and back (and the
+/// table cleared once): every move legal, the session goes on.
+#[test]
+fn uci_hash_resized_between_the_searches_of_a_game() {
+    let mut e = Engine::uci();
+    let sizes = [16, 1, 64, 2, 16, 1, 32, 8];
+    self_play(&mut e, sizes.len(), 4000, |i| {
+        let mut cmds = vec![format!("setoption name Hash value {}", sizes[i])];
+        if i == 4 {
+            cmds.push("setoption name Clear Hash".into());
+        }
+        cmds
+    });
     e.finish();
 }
 
@@ -572,20 +586,10 @@ fn uci_threads_changed_in_the_middle_of_a_game() {
     // Between searches (after the first, which starts the input thread).
     e.go("nodes 1");
     let idle = threads_idle(&e);
-    let mut moves: Vec<String> = vec![];
-    for threads in [1, 2, 4, 1, 3, 2, 1, 4] {
-        e.send(&format!("setoption name Threads value {threads}"));
-        e.send(&format!("position startpos moves {}", moves.join(" ")));
-        let s = e.go("nodes 8000");
-        let b = after(
-            &B::startpos(),
-            &moves.iter().map(|m| m.as_str()).collect::<Vec<_>>(),
-        );
-        assert!(is_legal(&b, &s.best), "Threads {threads}: {}", s.best);
-        assert!(pv_is_legal(&b, &s), "Threads {threads}: {:?}", s.pv());
-        moves.push(s.best);
-    }
-    e.ready();
+    let counts = [1, 2, 4, 1, 3, 2, 1, 4];
+    self_play(&mut e, counts.len(), 8000, |i| {
+        vec![format!("setoption name Threads value {}", counts[i])]
+    });
     assert_eq!(
         threads_idle(&e),
         idle,
