@@ -146,6 +146,18 @@ pub fn save(
     notes: &[&str],
 ) -> Result<PathBuf, String> {
     let path = config_path().ok_or("no config location: set BROKKR_CONFIG or HOME")?;
+    save_to(path, bits, slider, notes)
+}
+
+/// [`save`] to the file at `path`, wherever the environment points (tests
+/// write a file of their own without setting the process's environment, which
+/// every other test's children would see).
+pub fn save_to(
+    path: PathBuf,
+    bits: Option<BitPath>,
+    slider: Option<SliderKind>,
+    notes: &[&str],
+) -> Result<PathBuf, String> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)
             .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;

@@ -340,10 +340,24 @@ fn summarize(samples: &[f64]) -> (f64, f64, f64) {
 pub fn compare(
     candidate: (BitPath, SliderKind),
     default: (BitPath, SliderKind),
+    progress: impl FnMut(usize),
+) -> Comparison {
+    compare_timers(
+        pass_timer(candidate.0, candidate.1),
+        pass_timer(default.0, default.1),
+        progress,
+    )
+}
+
+/// [`compare`] with its two timers given: each is asked for a number of passes
+/// and answers the seconds per pass. The decision (when to stop, what the
+/// interval is) depends on those answers alone, so a test can give it timings
+/// of its own instead of measuring on a machine other tests are loading.
+pub fn compare_timers(
+    mut cand: impl FnMut(u32) -> f64,
+    mut def: impl FnMut(u32) -> f64,
     mut progress: impl FnMut(usize),
 ) -> Comparison {
-    let mut cand = pass_timer(candidate.0, candidate.1);
-    let mut def = pass_timer(default.0, default.1);
     // Repeat passes so a sample lasts at least SAMPLE on the slower of the two.
     let once = cand(1).max(def(1)).max(1e-6);
     let reps = (SAMPLE.as_secs_f64() / once).ceil().clamp(1.0, 1e6) as u32;

@@ -1,8 +1,11 @@
 //! Every bitscan/popcount path this CPU can run agrees with the others and with a
 //! naive bit-by-bit loop.
 
+mod common;
+
 use brokkr::bits::{BitPath, Bits, Cpu};
 use brokkr::with_bits;
+use common::bit_paths as available;
 use quickcheck::{QuickCheck, TestResult};
 
 fn naive_lsb(b: u64) -> u32 {
@@ -15,17 +18,6 @@ fn naive_msb(b: u64) -> u32 {
 
 fn naive_popcount(b: u64) -> u32 {
     (0..64).filter(|i| b >> i & 1 != 0).count() as u32
-}
-
-fn available() -> Vec<BitPath> {
-    let cpu = Cpu::detect();
-    let paths: Vec<BitPath> = BitPath::ALL
-        .into_iter()
-        .filter(|p| p.available(&cpu))
-        .collect();
-    // Table and Portable run everywhere; losing them would make this test vacuous.
-    assert!(paths.contains(&BitPath::Table) && paths.contains(&BitPath::Portable));
-    paths
 }
 
 /// (lsb, msb, popcount) of `b` by `path`; lsb and msb only for non-zero `b`.
@@ -123,10 +115,10 @@ fn bad_path_name_is_a_clear_error() {
 
 #[test]
 fn default_path_is_available() {
-    let cpu = Cpu::detect();
-    let (path, why) = BitPath::default_for(&cpu);
+    let cpu = common::cpu();
+    let (path, why) = BitPath::default_for(cpu);
     assert!(
-        path.available(&cpu),
+        path.available(cpu),
         "{path} chosen but not available on {cpu}"
     );
     assert!(!why.is_empty());

@@ -1,38 +1,24 @@
 //! Board properties over random legal games, FEN errors, notation and SEE.
 
+mod common;
+
 use brokkr::attacks::{Magic, Slider};
 use brokkr::bits::Portable;
 use brokkr::board::{Board, FenError, MoveError, Position, Stage};
 use brokkr::types::{Color, Move, Square};
+use common::STARTS;
 use quickcheck::{quickcheck, TestResult};
 
 type B = Board<Magic>;
 
-/// Start positions for random games: the standard one, Kiwipete, a few
-/// Chess960 starts and en-passant/promotion-rich positions.
-const STARTS: &[&str] = &[
-    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-    "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
-    "2nnrbkr/p1qppppp/8/1ppb4/6PP/3PP3/PPP2P2/BQNNRBKR w HEhe - 1 9",
-    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
-];
-
-/// Play a random legal game chosen by `choices`, calling `visit` before each move.
-fn random_game(start: usize, choices: &[u8], mut visit: impl FnMut(&B, Move)) -> B {
-    let mut b = B::from_fen(STARTS[start % STARTS.len()]).unwrap();
-    for &c in choices.iter().take(120) {
-        let moves = b.legal_moves::<Portable>();
-        if moves.is_empty() {
-            break;
-        }
-        let m = moves.as_slice()[c as usize % moves.len()];
-        visit(&b, m);
-        b.make(m);
-    }
-    b
+/// Play a random legal game from `STARTS[start]` chosen by `choices` (at most
+/// 120 moves), calling `visit` before each move.
+fn random_game(start: usize, choices: &[u8], visit: impl FnMut(&B, Move)) -> B {
+    common::random_game(
+        common::start(start),
+        choices.iter().take(120).map(|&c| u64::from(c)),
+        visit,
+    )
 }
 
 quickcheck! {
@@ -417,13 +403,15 @@ fn see_values_exchanges() {
     assert_eq!(see("8/8/8/3k4/4p3/3P4/8/K3R3 w - - 0 1", "d3e4"), 100);
 }
 
-fn generic_perft_startpos<S: Slider>() -> u64 {
-    brokkr::board::perft::perft::<Portable, S>(&Board::<S>::startpos(), 4)
-}
-
 #[test]
 fn every_compiled_backend_agrees_on_startpos() {
-    assert_eq!(generic_perft_startpos::<Magic>(), 197_281);
+    // Every backend this CPU runs (pext only with BMI2), each on its own board.
+    for kind in common::sliders() {
+        let n = brokkr::with_slider!(kind, S => {
+            brokkr::board::perft::perft::<Portable, S>(&Board::<S>::startpos(), 4)
+        });
+        assert_eq!(n, 197_281, "{kind}");
+    }
 }
 
 #[test]
@@ -795,7 +783,6 @@ fn a_byte_order_mark_is_skipped() {
 
 #[test]
 fn squares_past_the_board_are_safe_on_every_backend() {
-    use brokkr::attacks::{Kindergarten, RayLoop, Rotated};
     fn check<S: Slider>() {
         for sq in 64..200 {
             for occ in [0u64, 0x0000_0018_2400_0000, !0] {
@@ -806,12 +793,8 @@ fn squares_past_the_board_are_safe_on_every_backend() {
         }
         assert_eq!(S::rook_any(usize::MAX, 0), S::rook_any(63, 0));
     }
-    check::<Magic>();
-    check::<Rotated>();
-    check::<Kindergarten>();
-    check::<RayLoop>();
-    if brokkr::attacks::SliderKind::Pext.available(&brokkr::bits::Cpu::detect()) {
-        check::<brokkr::attacks::Pext>();
+    for kind in common::sliders() {
+        brokkr::with_slider!(kind, S => check::<S>());
     }
     assert_eq!(Square::try_new(64), None);
     assert_eq!(Square::try_new(63).map(|s| s.index()), Some(63));

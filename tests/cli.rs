@@ -1,29 +1,8 @@
 //! The `brokkr` command line: output formats, exit codes and bad input.
 
-use std::process::{Command, Output};
+mod common;
 
-fn brokkr(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_brokkr"))
-        .args(args)
-        .output()
-        .expect("run brokkr")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn temp_file(name: &str, contents: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("brokkr-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, contents).unwrap();
-    path
-}
+use common::{brokkr, command, s, stderr, stdout, TempDir};
 
 #[test]
 fn perft_prints_nodes_then_time() {
@@ -70,42 +49,63 @@ fn perft_divide_lists_root_moves() {
 
 #[test]
 fn perft_every_bit_path_and_slider_gives_the_same_count() {
-    for bits in ["asm", "bmi", "table", "portable", "extern", "extern-bmi"] {
-        let o = brokkr(&["perft", "3", "--bits", bits]);
-        if !o.status.success() {
-            // Only a CPU without the instructions may refuse, and it must say so.
-            assert!(
-                stderr(&o).contains("not available"),
-                "{bits}: {}",
-                stderr(&o)
-            );
-            continue;
+    // Every name the CLI knows, available on this CPU or not.
+    let bit_paths = ["asm", "bmi", "table", "portable", "extern", "extern-bmi"];
+    let sliders = ["magic", "pext", "rotated", "kindergarten", "rayloop"];
+    let mut ran = 0;
+    for board in ["main", "qbb"] {
+        for bits in bit_paths {
+            for slider in sliders {
+                let o = brokkr(&[
+                    "perft", "3", "--bits", bits, "--slider", slider, "--board", board,
+                ]);
+                let err = stderr(&o);
+                if !o.status.success() {
+                    // Only a CPU without the instructions, or a backend the
+                    // qbb board is not built for, may refuse, and it must say so.
+                    assert!(
+                        err.contains("not available")
+                            || (board == "qbb" && err.contains("built for")),
+                        "{board} {bits} {slider}: {err}"
+                    );
+                    continue;
+                }
+                let out = stdout(&o);
+                assert!(
+                    out.starts_with("Nodes searched: 8902\n"),
+                    "{board} {bits} {slider}: {out}"
+                );
+                // The pair that ran is the pair asked for (the search falls back
+                // to a built pair; perft runs every pair).
+                assert!(
+                    out.contains(&format!("(bits {bits}, slider {slider})")),
+                    "{board} {bits} {slider}: {out}"
+                );
+                ran += 1;
+            }
         }
-        assert!(stdout(&o).starts_with("Nodes searched: 8902"), "{bits}");
     }
+    // table, portable and extern with magic, rotated, kindergarten and rayloop
+    // run on any x86-64 CPU.
+    assert!(ran >= 12, "only {ran} pairs ran");
 }
 
 #[test]
 fn perft_epd_suite_reports_and_fails_on_mismatch() {
-    let good = temp_file(
+    let dir = TempDir::new("cli");
+    let good = dir.file(
         "good.epd",
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 400 ;D5 4865609\n",
     );
-    let o = brokkr(&[
-        "perft",
-        "--epd",
-        good.to_str().unwrap(),
-        "--max-nodes",
-        "1000",
-    ]);
+    let o = brokkr(&["perft", "--epd", s(&good), "--max-nodes", "1000"]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(
         stdout(&o).lines().last(),
         Some("perft suite: 1 positions, 2 counts checked, 0 mismatches")
     );
 
-    let bad = temp_file("bad.epd", "4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15 ;D2 67\n");
-    let o = brokkr(&["perft", "--epd", bad.to_str().unwrap()]);
+    let bad = dir.file("bad.epd", "4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15 ;D2 67\n");
+    let o = brokkr(&["perft", "--epd", s(&bad)]);
     assert!(!o.status.success());
     let out = stdout(&o);
     assert!(
@@ -117,8 +117,8 @@ fn perft_epd_suite_reports_and_fails_on_mismatch() {
         "{out}"
     );
 
-    let unparsable = temp_file("unparsable.epd", "8/8/8/8 w - - ;D1 1\n");
-    let o = brokkr(&["perft", "--epd", unparsable.to_str().unwrap()]);
+    let unparsable = dir.file("unparsable.epd", "8/8/8/8 w - - ;D1 1\n");
+    let o = brokkr(&["perft", "--epd", s(&unparsable)]);
     assert!(!o.status.success());
     assert!(
         stderr(&o).contains(":1: bad FEN '8/8/8/8 w - -'"),
@@ -166,13 +166,6 @@ fn bad_input_gets_a_message_and_a_nonzero_exit() {
     }
 }
 
-/// Where a file of `size` bytes can be written and removed again.
-fn temp_path(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("brokkr-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
-}
-
 #[test]
 fn a_full_disk_is_an_error_not_a_panic() {
     if !std::path::Path::new("/dev/full").exists() {
@@ -193,11 +186,7 @@ fn a_full_disk_is_an_error_not_a_panic() {
             .write(true)
             .open("/dev/full")
             .unwrap();
-        let o = Command::new(env!("CARGO_BIN_EXE_brokkr"))
-            .args(args)
-            .stdout(full)
-            .output()
-            .unwrap();
+        let o = command().args(args).stdout(full).output().unwrap();
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
         assert!(
             stderr(&o).starts_with("brokkr: cannot write output: "),
@@ -214,7 +203,7 @@ fn a_full_disk_is_an_error_not_a_panic() {
             .unwrap()
     };
     for args in [&["perft", "--epd", "/dev/zero"][..], &["perft", "x"]] {
-        let status = Command::new(env!("CARGO_BIN_EXE_brokkr"))
+        let status = command()
             .args(args)
             .stdout(full())
             .stderr(full())
@@ -226,14 +215,15 @@ fn a_full_disk_is_an_error_not_a_panic() {
 
 #[test]
 fn suite_lines_are_reported_short_escaped_and_on_stderr() {
+    let dir = TempDir::new("cli");
     let long_bad = format!("\x1b[2J{}", "Q".repeat(5000));
-    let file = temp_file(
+    let file = dir.file(
         "escape.epd",
-        &format!(
+        format!(
             "8/8/8/8/8/8/8/K6k w - - ;D1 3\n{long_bad} w - - ;D1 1\n8/8/8/8/8/8/8/K6k w - - ;D1 3\n"
         ),
     );
-    let o = brokkr(&["perft", "--epd", file.to_str().unwrap()]);
+    let o = brokkr(&["perft", "--epd", s(&file)]);
     assert!(!o.status.success());
     let err = stderr(&o);
     assert!(!stdout(&o).contains("QQQ"), "{}", stdout(&o));
@@ -249,27 +239,32 @@ fn suite_lines_are_reported_short_escaped_and_on_stderr() {
     assert!(stdout(&o).ends_with("perft suite: 2 positions, 2 counts checked, 0 mismatches\n"));
 }
 
+/// A suite of two good positions around a line of `long` bytes; returns its path.
+fn suite_with_a_long_line(dir: &TempDir, name: &str, long: usize) -> std::path::PathBuf {
+    use std::io::Write;
+    let path = dir.join(name);
+    let mut f = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
+    writeln!(f, "8/8/8/8/8/8/8/K6k w - - ;D1 3").unwrap();
+    let chunk = vec![b'p'; 1 << 20];
+    for _ in 0..long >> 20 {
+        f.write_all(&chunk).unwrap();
+    }
+    f.write_all(&chunk[..long & ((1 << 20) - 1)]).unwrap();
+    writeln!(f).unwrap();
+    writeln!(f, "8/8/8/8/8/8/8/K6k w - - ;D2 9").unwrap();
+    path
+}
+
 #[test]
 fn a_huge_line_is_skipped_with_bounded_memory() {
-    // 10 MB on one line, between two good positions.
-    let path = temp_path("huge.epd");
-    {
-        use std::io::Write;
-        let mut f = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
-        writeln!(f, "8/8/8/8/8/8/8/K6k w - - ;D1 3").unwrap();
-        let chunk = vec![b'p'; 1 << 20];
-        for _ in 0..10 {
-            f.write_all(&chunk).unwrap();
-        }
-        writeln!(f).unwrap();
-        writeln!(f, "8/8/8/8/8/8/8/K6k w - - ;D2 9").unwrap();
-    }
-    let o = brokkr(&["perft", "--epd", path.to_str().unwrap()]);
-    std::fs::remove_file(&path).unwrap();
+    let dir = TempDir::new("cli");
+    // 32 MiB on one line, between two good positions.
+    let huge = suite_with_a_long_line(&dir, "huge.epd", 32 << 20);
+    let (o, peak) = run_measured(&["perft", "--epd", s(&huge)]);
     assert_eq!(o.status.code(), Some(2));
     let err = stderr(&o);
     assert!(
-        err.contains("huge.epd:2: line of 10485760 bytes is longer than 65536: skipped"),
+        err.contains("huge.epd:2: line of 33554432 bytes is longer than 65536: skipped"),
         "{err}"
     );
     assert!(err.len() < 1000, "{} bytes of stderr", err.len());
@@ -283,10 +278,37 @@ fn a_huge_line_is_skipped_with_bounded_memory() {
         "{}",
         stdout(&o)
     );
+    // The memory: no more than a run whose long line is just over the limit,
+    // give or take 8 MiB, where holding the line would take 32 (kernel figures
+    // for each child, in KiB; none on other systems).
+    let short = suite_with_a_long_line(&dir, "short.epd", 70_000);
+    let (o, base) = run_measured(&["perft", "--epd", s(&short)]);
+    assert!(stderr(&o).contains("line of 70000 bytes"), "{}", stderr(&o));
+    if let (Some(peak), Some(base)) = (peak, base) {
+        assert!(
+            peak < base + 8 * 1024,
+            "peak memory {peak} KiB with the huge line, {base} KiB without"
+        );
+    }
+}
+
+/// `brokkr ARGS` run to the end, with its peak memory in KiB where the kernel
+/// tells it (Linux).
+fn run_measured(args: &[&str]) -> (std::process::Output, Option<u64>) {
+    #[cfg(target_os = "linux")]
+    {
+        let (o, peak) = common::output_and_peak_memory(command().args(args));
+        (o, Some(peak))
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        (brokkr(args), None)
+    }
 }
 
 #[test]
 fn binary_empty_and_unchecked_suites_fail() {
+    let dir = TempDir::new("cli");
     if std::path::Path::new("/dev/zero").exists() {
         let o = brokkr(&["perft", "--epd", "/dev/zero"]);
         assert_eq!(o.status.code(), Some(2));
@@ -297,8 +319,8 @@ fn binary_empty_and_unchecked_suites_fail() {
         );
     }
     for (name, text) in [("empty.epd", ""), ("comments.epd", "# nothing\n\n")] {
-        let file = temp_file(name, text);
-        let o = brokkr(&["perft", "--epd", file.to_str().unwrap()]);
+        let file = dir.file(name, text);
+        let o = brokkr(&["perft", "--epd", s(&file)]);
         assert_eq!(o.status.code(), Some(2), "{name}");
         assert!(
             stderr(&o).contains("no positions: an empty suite checks nothing"),
@@ -306,22 +328,17 @@ fn binary_empty_and_unchecked_suites_fail() {
             stderr(&o)
         );
     }
-    let file = temp_file("big.epd", "8/8/8/8/8/8/8/K6k w - - ;D3 100\n");
-    let o = brokkr(&[
-        "perft",
-        "--epd",
-        file.to_str().unwrap(),
-        "--max-nodes",
-        "10",
-    ]);
+    let file = dir.file("big.epd", "8/8/8/8/8/8/8/K6k w - - ;D3 100\n");
+    let o = brokkr(&["perft", "--epd", s(&file), "--max-nodes", "10"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("nothing was checked"), "{}", stderr(&o));
 }
 
 #[test]
 fn a_byte_order_mark_starts_a_suite_harmlessly() {
-    let file = temp_file("bom.epd", "\u{feff}8/8/8/8/8/8/8/K6k w - - ;D1 3\n");
-    let o = brokkr(&["perft", "--epd", file.to_str().unwrap()]);
+    let dir = TempDir::new("cli");
+    let file = dir.file("bom.epd", "\u{feff}8/8/8/8/8/8/8/K6k w - - ;D1 3\n");
+    let o = brokkr(&["perft", "--epd", s(&file)]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).ends_with("perft suite: 1 positions, 1 counts checked, 0 mismatches\n"));
 }
@@ -378,6 +395,7 @@ fn version_comes_from_the_package() {
 
 #[test]
 fn names_are_matched_without_regard_to_case() {
+    let dir = TempDir::new("cli");
     let o = brokkr(&[
         "PERFT", "3", "--bits", "PORTABLE", "--slider", "Magic", "--board", "QBB",
     ]);
@@ -386,22 +404,22 @@ fn names_are_matched_without_regard_to_case() {
     assert!(stdout(&o).contains("(bits portable, slider magic)"));
     let o = brokkr(&["Tables", "--list", "--only", "knight_attacks"]);
     assert!(o.status.success(), "{}", stderr(&o));
-    let dir = temp_path("case-export");
+    let out = dir.join("case-export");
     let o = brokkr(&[
         "tables",
         "--lang",
         "RUST",
         "--out",
-        dir.to_str().unwrap(),
+        s(&out),
         "--only",
         "BETWEEN",
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn numbers_and_options_get_clear_messages() {
+    let dir = TempDir::new("cli");
     let cases: &[(&[&str], &str)] = &[
         (
             &["perft", "--epd", "x", "--max-nodes", "-1"],
@@ -457,11 +475,11 @@ fn numbers_and_options_get_clear_messages() {
         assert!(stderr(&o).contains(msg), "{args:?}: {}", stderr(&o));
     }
     // An overflowing count in a suite blames the count, not the depth.
-    let file = temp_file(
+    let file = dir.file(
         "overflow.epd",
         "8/8/8/8/8/8/8/K6k w - - ;D1 99999999999999999999\n",
     );
-    let o = brokkr(&["perft", "--epd", file.to_str().unwrap()]);
+    let o = brokkr(&["perft", "--epd", s(&file)]);
     assert!(
         stderr(&o).contains(":1: bad count at depth 1: '99999999999999999999' is too large"),
         "{}",

@@ -3,28 +3,14 @@
 //! unfinished game is dropped, bad arguments fail cleanly, and `tune` learns from
 //! the output.
 
+mod common;
+
 use brokkr::attacks::Magic;
 use brokkr::eval::tune::parse_line;
+use common::{brokkr, s, text, TempDir};
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn brokkr(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_brokkr"))
-        .args(args)
-        .output()
-        .expect("run brokkr")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-fn temp_dir(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("brokkr-datagen-{}-{test}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use std::path::Path;
+use std::process::Output;
 
 /// Run datagen at 300 nodes a move into `out`; the output must succeed.
 fn datagen(out: &Path, games: u32, threads: u32, extra: &[&str]) -> Output {
@@ -32,7 +18,7 @@ fn datagen(out: &Path, games: u32, threads: u32, extra: &[&str]) -> Output {
     let mut args = vec![
         "datagen",
         "--out",
-        out.to_str().unwrap(),
+        s(out),
         "--games",
         &games,
         "--threads",
@@ -98,7 +84,7 @@ fn games(path: &Path) -> BTreeMap<u64, String> {
 
 #[test]
 fn output_is_tune_input_and_does_not_depend_on_threads() {
-    let dir = temp_dir("form");
+    let dir = TempDir::new("datagen-form");
     let two = dir.join("two.txt");
     let o = datagen(&two, 2, 2, &[]);
     let summary = text(&o.stdout);
@@ -119,12 +105,11 @@ fn output_is_tune_input_and_does_not_depend_on_threads() {
     let other = dir.join("other.txt");
     datagen(&other, 1, 1, &["--seed", "2"]);
     assert_ne!(games(&other)[&1], g[&1]);
-    std::fs::remove_dir_all(dir).ok();
 }
 
 #[test]
 fn resuming_adds_only_the_missing_games_and_drops_an_unfinished_one() {
-    let dir = temp_dir("resume");
+    let dir = TempDir::new("datagen-resume");
     let path = dir.join("data.txt");
     datagen(&path, 2, 2, &[]);
     let two = std::fs::read(&path).unwrap();
@@ -167,12 +152,11 @@ fn resuming_adds_only_the_missing_games_and_drops_an_unfinished_one() {
     std::fs::write(&torn, &header[..10]).unwrap();
     datagen(&torn, 1, 1, &[]);
     assert_eq!(games(&torn)[&1], resumed[&1]);
-    std::fs::remove_dir_all(dir).ok();
 }
 
 #[test]
 fn a_book_gives_the_openings() {
-    let dir = temp_dir("book");
+    let dir = TempDir::new("datagen-book");
     let book = dir.join("book.epd");
     // One usable line (a level pawn ending, with EPD operations), a comment, a
     // bad FEN and a finished game.
@@ -188,12 +172,7 @@ fn a_book_gives_the_openings() {
     )
     .unwrap();
     let out = dir.join("data.txt");
-    let o = datagen(
-        &out,
-        1,
-        1,
-        &["--book", book.to_str().unwrap(), "--random-plies", "0"],
-    );
+    let o = datagen(&out, 1, 1, &["--book", s(&book), "--random-plies", "0"]);
     let err = text(&o.stderr);
     assert!(err.contains("book.epd:3: bad FEN"), "{err}");
     assert!(err.contains("book.epd:4: the game is over"), "{err}");
@@ -217,7 +196,7 @@ fn a_book_gives_the_openings() {
         "--nodes",
         "300",
         "--book",
-        book.to_str().unwrap(),
+        s(&book),
     ]);
     let err = text(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
@@ -230,14 +209,13 @@ fn a_book_gives_the_openings() {
         "{}",
         text(&o.stdout)
     );
-    std::fs::remove_dir_all(dir).ok();
 }
 
 #[test]
 fn bad_arguments_and_foreign_files_fail_cleanly() {
-    let dir = temp_dir("bad");
+    let dir = TempDir::new("datagen-bad");
     let out = dir.join("out.txt");
-    let o = out.to_str().unwrap();
+    let o = s(&out);
     let foreign = dir.join("foreign.txt");
     std::fs::write(
         &foreign,
@@ -305,30 +283,16 @@ fn bad_arguments_and_foreign_files_fail_cleanly() {
                 "--games",
                 "2",
                 "--book",
-                empty_book.to_str().unwrap(),
+                s(&empty_book),
             ],
             "no usable position",
         ),
         (
-            vec![
-                "datagen",
-                "--out",
-                foreign.to_str().unwrap(),
-                "--games",
-                "1",
-            ],
+            vec!["datagen", "--out", s(&foreign), "--games", "1"],
             "is not a brokkr datagen file",
         ),
         (
-            vec![
-                "datagen",
-                "--out",
-                made.to_str().unwrap(),
-                "--games",
-                "2",
-                "--seed",
-                "9",
-            ],
+            vec!["datagen", "--out", s(&made), "--games", "2", "--seed", "9"],
             "was written with other settings",
         ),
         (
@@ -363,7 +327,7 @@ fn bad_arguments_and_foreign_files_fail_cleanly() {
     let r = brokkr(&[
         "datagen",
         "--out",
-        made.to_str().unwrap(),
+        s(&made),
         "--games",
         "2",
         "--nodes",
@@ -378,7 +342,6 @@ fn bad_arguments_and_foreign_files_fail_cleanly() {
         .unwrap()
         .ends_with("| 0 | 0.5\n"));
     assert_eq!(std::fs::read(&made).unwrap(), made_before);
-    std::fs::remove_dir_all(dir).ok();
 }
 
 /// The train loss printed per epoch.
@@ -394,16 +357,16 @@ fn train_losses(out: &str) -> Vec<f64> {
 
 #[test]
 fn tune_learns_from_datagen_output() {
-    let dir = temp_dir("tune");
+    let dir = TempDir::new("datagen-tune");
     let data = dir.join("data.txt");
     datagen(&data, 4, 2, &[]);
     let weights = dir.join("weights.rs");
     let o = brokkr(&[
         "tune",
         "--data",
-        data.to_str().unwrap(),
+        s(&data),
         "--out",
-        weights.to_str().unwrap(),
+        s(&weights),
         "--epochs",
         "8",
         "--batch",
@@ -426,7 +389,6 @@ fn tune_learns_from_datagen_output() {
     assert!(l[8] < l[0] * 0.9, "the loss did not fall:\n{stdout}");
     let w = std::fs::read_to_string(&weights).unwrap();
     assert!(brokkr::eval::tune::parse_weights(&w).is_ok());
-    std::fs::remove_dir_all(dir).ok();
 }
 
 #[test]

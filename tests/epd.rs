@@ -4,30 +4,9 @@
 //! (mates in 1 and 2, a free queen, a poisoned rook), so the expected lines hold
 //! for any correct search, not just today's.
 
-use std::process::{Command, Output};
+mod common;
 
-fn brokkr(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_brokkr"))
-        .args(args)
-        .output()
-        .expect("run brokkr")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn temp_file(name: &str, contents: &[u8]) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("brokkr-epd-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, contents).unwrap();
-    path
-}
+use common::{brokkr, s, stderr, stdout, TempDir};
 
 const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/epd-sample.epd");
 
@@ -51,15 +30,16 @@ fn the_sample_suite_is_solved_and_its_malformed_line_skipped() {
 
 #[test]
 fn a_miss_names_the_move_chosen_and_the_moves_expected() {
+    let dir = TempDir::new("epd");
     // The back-rank mate d1d8 is the only mate in 1, so every search chooses it:
     // a wrong bm and an am of the mate are both missed, with that move named.
-    let file = temp_file(
+    let file = dir.file(
         "miss.epd",
         b"6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - bm Kf1 Rd2; id \"wrong bm\";\n\
           6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - am Rd8#\n\
           6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - bm Rd8# h2h3; am Kf1; id \"solved\";\n",
     );
-    let o = brokkr(&["epd", file.to_str().unwrap(), "--depth", "3"]);
+    let o = brokkr(&["epd", s(&file), "--depth", "3"]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(
         stdout(&o),
@@ -71,6 +51,7 @@ fn a_miss_names_the_move_chosen_and_the_moves_expected() {
 
 #[test]
 fn bad_lines_are_reported_short_and_escaped_and_skipped() {
+    let dir = TempDir::new("epd");
     let good = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - bm Rd8#;";
     let mut text = Vec::new();
     for line in [
@@ -87,8 +68,8 @@ fn bad_lines_are_reported_short_and_escaped_and_skipped() {
     text.extend(vec![b'Q'; 100_000]); // line 7: longer than any suite line
     text.extend_from_slice(b"\n8/8/8/8/8/8/8/K6k w - - bm \xff;\n"); // line 8: not UTF-8
     text.extend_from_slice(format!("{good}\n").as_bytes());
-    let file = temp_file("bad.epd", &text);
-    let o = brokkr(&["epd", file.to_str().unwrap(), "--depth", "2"]);
+    let file = dir.file("bad.epd", &text);
+    let o = brokkr(&["epd", s(&file), "--depth", "2"]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(stdout(&o), "solved 2/2\n");
     let err = stderr(&o);
@@ -110,13 +91,14 @@ fn bad_lines_are_reported_short_and_escaped_and_skipped() {
 
 #[test]
 fn an_empty_suite_is_an_error() {
+    let dir = TempDir::new("epd");
     for (name, text) in [
         ("empty.epd", ""),
         ("comments.epd", "# nothing here\n\n"),
         ("all-bad.epd", "8/8/8/8/8/8/8/K6k w - - bm Kb5;\n"),
     ] {
-        let file = temp_file(name, text.as_bytes());
-        let o = brokkr(&["epd", file.to_str().unwrap(), "--depth", "1"]);
+        let file = dir.file(name, text.as_bytes());
+        let o = brokkr(&["epd", s(&file), "--depth", "1"]);
         assert_eq!(o.status.code(), Some(2), "{name}");
         assert!(
             stderr(&o).contains("no usable positions: an empty suite tests nothing"),
@@ -138,11 +120,12 @@ fn an_empty_suite_is_an_error() {
 
 #[test]
 fn time_and_node_limits_end_every_search() {
-    let file = temp_file(
+    let dir = TempDir::new("epd");
+    let file = dir.file(
         "one.epd",
         b"6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - bm Rd8#; id \"back rank\";\n",
     );
-    let path = file.to_str().unwrap();
+    let path = s(&file);
     // No limit: the default movetime, so the run ends.
     for args in [
         &["epd", path][..],

@@ -4,9 +4,10 @@
 use brokkr::attacks::Magic;
 use brokkr::bits::Portable;
 use brokkr::eval::{evaluate, evaluate_white, NoTrace, PawnTable, Term, Terms};
-use std::process::{Command, Output};
-
+mod common;
 mod symmetry;
+
+use common::{brokkr, s, stderr, stdout, TempDir};
 use symmetry::{mirror_fen, random_games_are_symmetric, random_positions, symmetric, B};
 
 #[test]
@@ -110,18 +111,11 @@ fn kbnk_drives_to_the_bishops_corner() {
     assert_eq!(white("8/8/8/8/8/4k3/2n5/5b1K w - - 0 1"), -right);
 }
 
-fn brokkr(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_brokkr"))
-        .args(args)
-        .output()
-        .expect("run brokkr")
-}
-
 #[test]
 fn eval_prints_the_table_and_two_final_lines() {
     let fen = "r3kb1r/pp3p1p/2q1pQ2/6p1/4P3/2N5/PP3PPP/R1B1K2R b KQkq - 0 5";
     let o = brokkr(&["eval", "--fen", fen]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(o.status.success(), "{}", stderr(&o));
     let out = String::from_utf8(o.stdout).unwrap();
     let lines: Vec<&str> = out.lines().collect();
     let n = lines.len();
@@ -232,7 +226,7 @@ fn eval_rejects_bad_input() {
     ] {
         let o = brokkr(args);
         assert_eq!(o.status.code(), Some(2), "{args:?}");
-        let err = String::from_utf8_lossy(&o.stderr);
+        let err = stderr(&o);
         assert!(err.starts_with("brokkr: "), "{args:?}: {err}");
         assert!(!err.contains("panicked"), "{args:?}: {err}");
         assert!(o.stdout.is_empty(), "{args:?}");
@@ -297,14 +291,6 @@ fn krkp_by_rule() {
     assert!(drawish.special && drawish.value < 100, "{drawish:?}");
 }
 
-fn temp_file(name: &str, contents: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("brokkr-eval-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, contents).unwrap();
-    path
-}
-
 /// The train and held-out losses printed per epoch.
 fn losses(out: &str) -> Vec<(f64, Option<f64>)> {
     out.lines()
@@ -321,28 +307,29 @@ fn losses(out: &str) -> Vec<(f64, Option<f64>)> {
         .collect()
 }
 
-#[test]
-fn tune_on_a_small_sample_lowers_the_loss_and_writes_weights() {
-    let out = std::env::temp_dir().join(format!("brokkr-tune-{}.rs", std::process::id()));
-    let o = brokkr(&[
+/// `brokkr tune` on the sample in tests/data, writing `out`, with `extra`.
+fn tune_args<'a>(out: &'a std::path::Path, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![
         "tune",
         "--data",
         "tests/data/tuning-sample.txt",
         "--out",
-        out.to_str().unwrap(),
-        "--epochs",
-        "8",
-        "--batch",
-        "64",
-        "--validation",
-        "0.4",
-    ]);
-    let stdout = String::from_utf8_lossy(&o.stdout).into_owned();
-    assert!(
-        o.status.success(),
-        "{stdout}{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+        s(out),
+    ];
+    args.extend_from_slice(extra);
+    args
+}
+
+#[test]
+fn tune_on_a_small_sample_lowers_the_loss_and_writes_weights() {
+    let dir = TempDir::new("tune");
+    let out = dir.join("weights.rs");
+    let o = brokkr(&tune_args(
+        &out,
+        &["--epochs", "8", "--batch", "64", "--validation", "0.4"],
+    ));
+    let stdout = stdout(&o);
+    assert!(o.status.success(), "{stdout}{}", stderr(&o));
     let l = losses(&stdout);
     assert_eq!(l.len(), 9, "{stdout}");
     assert!(l[8].0 < l[0].0 * 0.9, "train loss did not fall:\n{stdout}");
@@ -360,7 +347,43 @@ fn tune_on_a_small_sample_lowers_the_loss_and_writes_weights() {
     let header_end = text.find("\n\n").unwrap();
     let again = brokkr::eval::tune::weights_source(&w, "x");
     assert_eq!(&again[again.find("\n\n").unwrap()..], &text[header_end..]);
-    std::fs::remove_file(out).ok();
+}
+
+/// The tuner is deterministic: the same command twice writes the same weights
+/// and prints the same losses (its shuffling has a seed, and its threads'
+/// sums are added in a fixed order).
+#[test]
+fn tune_twice_gives_the_same_weights() {
+    let dir = TempDir::new("tune-twice");
+    let out = dir.join("weights.rs");
+    let args = tune_args(
+        &out,
+        &[
+            "--epochs",
+            "4",
+            "--batch",
+            "32",
+            "--validation",
+            "0.2",
+            "--threads",
+            "2",
+        ],
+    );
+    let run = || {
+        let _ = std::fs::remove_file(&out);
+        let o = brokkr(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let losses = losses(&stdout(&o));
+        assert_eq!(losses.len(), 5, "{}", stdout(&o));
+        (std::fs::read(&out).unwrap(), losses)
+    };
+    let (first, first_losses) = run();
+    let (second, second_losses) = run();
+    assert_eq!(first_losses, second_losses, "the losses differ");
+    assert!(first == second, "two runs wrote different weights");
+    // And the weights moved: the run tuned something.
+    let (w, _) = brokkr::eval::tune::parse_weights(&String::from_utf8(first).unwrap()).unwrap();
+    assert_ne!(w, brokkr::eval::tune::current_weights());
 }
 
 #[test]
@@ -380,6 +403,7 @@ fn the_committed_weights_are_as_the_tuner_writes_them() {
 
 #[test]
 fn tune_rejects_bad_lines_with_their_number() {
+    let dir = TempDir::new("tune-bad");
     let good = std::fs::read_to_string("tests/data/tuning-sample.txt").unwrap();
     let first: Vec<&str> = good.lines().take(2).collect();
     let fen = first[0].split('|').next().unwrap().trim();
@@ -390,15 +414,9 @@ fn tune_rejects_bad_lines_with_their_number() {
         (format!("{fen} | 12 | 2.0"), "bad result"),
         (format!("{fen} | 12 | 1.0 | extra"), "field"),
     ] {
-        let data = temp_file("bad.txt", &format!("{}\n{}\n{bad}\n", first[0], first[1]));
-        let o = brokkr(&[
-            "tune",
-            "--data",
-            data.to_str().unwrap(),
-            "--out",
-            "/nonexistent/w.rs",
-        ]);
-        let err = String::from_utf8_lossy(&o.stderr);
+        let data = dir.file("bad.txt", format!("{}\n{}\n{bad}\n", first[0], first[1]));
+        let o = brokkr(&["tune", "--data", s(&data), "--out", "/nonexistent/w.rs"]);
+        let err = stderr(&o);
         assert_eq!(o.status.code(), Some(2), "{bad}: {err}");
         assert!(
             err.contains("bad.txt:3: ") && err.contains(what),
@@ -438,7 +456,7 @@ fn tune_rejects_bad_lines_with_their_number() {
         ],
     ] {
         let o = brokkr(args);
-        let err = String::from_utf8_lossy(&o.stderr);
+        let err = stderr(&o);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
         assert!(
             err.starts_with("brokkr: ") && !err.contains("panicked"),

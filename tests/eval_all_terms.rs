@@ -6,6 +6,7 @@
 
 use brokkr::eval::Terms;
 
+mod common;
 mod symmetry;
 use symmetry::{mirror_fen, random_games_are_symmetric, symmetric, B};
 
@@ -44,11 +45,11 @@ fn every_group_is_colour_symmetric_in_random_games() {
 #[test]
 fn every_group_is_colour_symmetric_on_the_test_suites() {
     for file in [
-        "tests/data/tuning-sample.txt",
-        "tests/data/standard.epd",
-        "tests/data/fischer.epd",
-        "tests/data/epd-sample.epd",
+        "tuning-sample.txt",
+        "standard.epd",
+        "fischer.epd",
+        "epd-sample.epd",
     ] {
-        check_file(file);
+        check_file(&common::data_path(file));
     }
 }

@@ -4,88 +4,13 @@
 //! against `brokkr::tables`: the Rust export by checksums of every table, the C
 //! export by a checker that recomputes sample entries by walking the board.
 
+mod common;
+
 use brokkr::tables;
+use common::{brokkr, brokkr_ok, run_ok, text, TempDir};
 use std::fs;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::{SystemTime, UNIX_EPOCH};
-
-const BIN: &str = env!("CARGO_BIN_EXE_brokkr");
-
-// ---------------------------------------------------------------------------------
-// Helpers
-
-/// A fresh directory under the system temp dir, removed when dropped unless the test
-/// failed (then its path is printed, to look at what was written).
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(tag: &str) -> TempDir {
-        static COUNT: AtomicUsize = AtomicUsize::new(0);
-        let nanos = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos());
-        let path = std::env::temp_dir().join(format!(
-            "brokkr-export-{tag}-{}-{}-{nanos}",
-            std::process::id(),
-            COUNT.fetch_add(1, Ordering::SeqCst)
-        ));
-        fs::create_dir_all(&path).expect("create a temp dir");
-        TempDir(path)
-    }
-
-    fn path(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        if std::thread::panicking() {
-            eprintln!("kept {} for inspection", self.0.display());
-        } else {
-            let _ = fs::remove_dir_all(&self.0);
-        }
-    }
-}
-
-fn brokkr(args: &[&str]) -> Output {
-    Command::new(BIN)
-        .args(args)
-        .output()
-        .expect("run the brokkr binary")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-/// Run `brokkr` and insist that it succeeds; returns its stdout.
-fn brokkr_ok(args: &[&str]) -> String {
-    let out = brokkr(args);
-    assert!(
-        out.status.success(),
-        "brokkr {args:?} failed: {}",
-        text(&out.stderr)
-    );
-    text(&out.stdout)
-}
-
-/// Run a command and insist that it succeeds; returns its stdout.
-fn run_ok(cmd: &mut Command) -> String {
-    let out = cmd
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
-    assert!(
-        out.status.success(),
-        "{cmd:?} failed ({}):\n{}\n{}",
-        out.status,
-        text(&out.stdout),
-        text(&out.stderr)
-    );
-    text(&out.stdout)
-}
+use std::path::Path;
+use std::process::Command;
 
 // ---------------------------------------------------------------------------------
 // Checksums of the statics in `brokkr::tables`, computed here

@@ -1,16 +1,13 @@
 //! Perft suites: every count brokkr's main board produces must match the published
 //! ones. Where each data file comes from is in tests/data/SOURCES.md.
 
+mod common;
+
 use brokkr::attacks::Magic;
 use brokkr::bits::Portable;
-use brokkr::board::perft::{parse_suite, perft, perft_copy, perft_unmake, SuiteEntry};
+use brokkr::board::perft::{parse_suite, perft, perft_copy, perft_unmake};
 use brokkr::board::Board;
-
-fn suite(name: &str) -> Vec<SuiteEntry> {
-    let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    parse_suite(&text).unwrap_or_else(|e| panic!("{path}: {e}"))
-}
+use common::suite;
 
 /// Check every count of `name` up to `max_nodes` and at most `max_depth`; returns
 /// how many counts were checked.

@@ -1,19 +1,16 @@
 //! The quad-bitboard board against the perft suites and against the main board.
 
+mod common;
+
 use brokkr::attacks::{Magic, Slider, SliderKind};
-use brokkr::bits::{BitPath, Bits, Cpu, Portable};
-use brokkr::board::perft::{parse_suite, perft as main_perft, SuiteEntry};
+use brokkr::bits::{BitPath, Bits, Portable};
+use brokkr::board::perft::{perft as main_perft, SuiteEntry};
 use brokkr::board::Board;
 use brokkr::qbb::Lookup;
 use brokkr::qbb::{self, Qbb};
 use brokkr::types::{Move, PieceKind};
+use common::{bit_paths, cpu, sliders, suite, Rng};
 use quickcheck::{QuickCheck, TestResult};
-
-fn suite(name: &str) -> Vec<SuiteEntry> {
-    let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    parse_suite(&text).unwrap_or_else(|e| panic!("{path}: {e}"))
-}
 
 /// Check every count of `entries` up to `max_depth` and `max_nodes` with the bit
 /// path `B` and backend `S`; returns how many counts were checked.
@@ -49,9 +46,8 @@ fn check<B: Bits, S: Lookup>(entries: &[SuiteEntry], max_depth: u32, max_nodes: 
 
 /// `check` with the bit path and backend the CLI picks on this CPU.
 fn check_default(entries: &[SuiteEntry], max_depth: u32, max_nodes: u64) -> usize {
-    let cpu = Cpu::detect();
-    let bits = BitPath::default_for(&cpu).0;
-    let slider = SliderKind::default_for(&cpu).0;
+    let bits = BitPath::default_for(cpu()).0;
+    let slider = SliderKind::default_for(cpu()).0;
     brokkr::with_bits!(bits, B => brokkr::with_qbb_slider!(slider, S => {
         check::<B, S>(entries, max_depth, max_nodes)
     }, other => panic!("the CPU default backend {other} is one qbb is built for")))
@@ -60,13 +56,9 @@ fn check_default(entries: &[SuiteEntry], max_depth: u32, max_nodes: u64) -> usiz
 #[test]
 fn tricky_suite_on_every_path_and_backend() {
     let entries = suite("tricky.perft");
-    let cpu = Cpu::detect();
     let mut runs = 0;
-    for bits in BitPath::ALL.into_iter().filter(|p| p.available(&cpu)) {
-        for slider in SliderKind::ALL
-            .into_iter()
-            .filter(|&k| k.available(&cpu) && qbb::supports(k))
-        {
+    for bits in bit_paths() {
+        for slider in sliders().into_iter().filter(|&k| qbb::supports(k)) {
             let checked = brokkr::with_bits!(bits, B => brokkr::with_qbb_slider!(slider, S => {
                 check::<B, S>(&entries, u32::MAX, u64::MAX)
             }, other => unreachable!("{other} is not built for qbb")));
@@ -118,22 +110,6 @@ fn fischer_suite_to_depth_4() {
 #[test]
 fn random_suite() {
     assert!(check_default(&suite("random.perft"), u32::MAX, 200_000) > 9_000);
-}
-
-/// A small deterministic generator for the random games (xorshift64*).
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        Rng(seed ^ 0x9E37_79B9_7F4A_7C15 | 1)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n
-    }
 }
 
 fn sorted(mut moves: Vec<Move>) -> Vec<u16> {

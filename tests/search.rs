@@ -1,11 +1,13 @@
 //! The search: mates and tactics at fixed depth, draws, determinism across bit
 //! paths and backends, and a legal best move after any stop.
 
+mod common;
+
 use brokkr::attacks::{Magic, SliderKind};
 use brokkr::bits::{BitPath, Portable};
 use brokkr::board::Board;
 use brokkr::engine::{Engine, Pair, BUILT};
-use brokkr::search::score::{mate_in, MATE_IN_MAX};
+use brokkr::search::score::{mate_in, MATE, MATE_IN_MAX};
 use brokkr::search::{
     search, Control, Limits, SearchResult, Settings, ThreadData, TranspositionTable,
 };
@@ -138,30 +140,27 @@ fn a_third_occurrence_from_the_game_history_is_a_draw() {
 
 #[test]
 fn a_repeated_history_counts_against_the_game() {
-    // After Nf3 Nf6 Ng1 Ng8, the start position is on the board for the second
-    // time; white playing Nf3 Nf6 Ng1 would repeat it... The search must still
-    // return a legal move and a sane score with that history.
-    let mut b = Board::<Magic>::startpos();
+    // White is a queen up. After Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1, Ng8 puts the
+    // start position on the board for the third time: a draw, which black, lost
+    // otherwise, must take.
+    let mut b = Board::<Magic>::from_fen("4k1n1/8/8/8/8/8/8/3QK1N1 w - - 0 1").unwrap();
     let mut keys = vec![];
     for mv in ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"] {
         keys.push(b.key());
         let m = b.parse_uci(mv).unwrap();
         b.make(m);
     }
-    // Black to move: f6g8 would make the start position appear a third time.
-    let r = run::<Default>(
-        &b,
-        &keys,
-        Limits {
-            depth: Some(6),
-            ..Limits::default()
-        },
-    );
-    assert!(b.is_legal::<Portable>(r.best));
-    let rep = b.parse_uci("f6g8").unwrap();
-    if r.best == rep {
-        assert_eq!(r.score, 0, "the repeating move is a draw");
-    }
+    let limits = || Limits {
+        depth: Some(6),
+        ..Limits::default()
+    };
+    // Without the game's history the same position is lost for black...
+    let fresh = run::<Default>(&b, &[], limits());
+    assert!(fresh.score < -500, "{}", fresh.score);
+    // ... with it, Ng8 draws, and it is the move.
+    let r = run::<Default>(&b, &keys, limits());
+    assert_eq!(b.to_uci(r.best), "f6g8", "score {}", r.score);
+    assert_eq!(r.score, 0, "the repeating move is a draw");
 }
 
 #[test]
@@ -200,37 +199,58 @@ fn signature<E: Engine>() -> u64 {
         .sum()
 }
 
+/// With one thread the search is the same on every run and on every built
+/// (bit path, backend) pair. The default pair is checked against itself run
+/// twice; every other pair against the default pair.
 #[test]
 fn node_counts_are_deterministic_on_every_built_pair() {
     let reference = signature::<Default>();
     assert_eq!(reference, signature::<Default>(), "twice in a row");
-    let cpu = brokkr::bits::Cpu::detect();
+    let mut others = 0;
     for (bits, slider) in BUILT {
-        if !bits.available(&cpu) || !slider.available(&cpu) {
+        if (bits, slider) == (BitPath::Portable, SliderKind::Magic)
+            || !bits.available(common::cpu())
+            || !slider.available(common::cpu())
+        {
             continue;
         }
         let n = brokkr::with_engine!(bits, slider, E => signature::<E>());
         assert_eq!(n, reference, "{bits} {slider}");
+        others += 1;
     }
-    let _ = (BitPath::Portable, SliderKind::Magic);
+    // table, asm and extern with magic run on every x86-64 CPU.
+    assert!(others >= 3, "only {others} other pairs ran");
+}
+
+/// `brokkr bench`'s node count (48 positions to depth 11, one thread): the
+/// search's signature, which commit messages quote. Written here and nowhere
+/// else: a commit that changes the search changes this number, and says so.
+const BENCH_NODES: u64 = 2_281_887;
+
+#[test]
+fn bench_prints_the_known_node_count() {
+    let out = common::brokkr_ok(&["bench"]);
+    let nodes: u64 = out
+        .lines()
+        .find_map(|l| l.strip_prefix("Nodes searched: "))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no node count in: {out}"));
+    assert_eq!(
+        nodes, BENCH_NODES,
+        "brokkr bench searched {nodes} nodes: if the search changed, put the new \
+         count in BENCH_NODES (tests/search.rs) and in the commit message"
+    );
 }
 
 #[test]
 fn the_best_move_is_legal_after_any_stop() {
     fn prop(seed: u64, plies: u8, nodes: u16) -> TestResult {
         // A random game, then a search cut off after a random number of nodes.
-        let mut b = Board::<Magic>::startpos();
-        let mut s = seed | 1;
-        for _ in 0..plies % 80 {
-            let moves = b.legal_moves::<Portable>();
-            if moves.is_empty() {
-                break;
-            }
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            b.make(moves.as_slice()[(s % moves.len() as u64) as usize]);
-        }
+        let b = common::random_game(
+            Board::<Magic>::startpos(),
+            common::Rng::new(seed).take(usize::from(plies % 80)),
+            |_, _| {},
+        );
         let has_moves = !b.legal_moves::<Portable>().is_empty();
         let r = run::<Default>(
             &b,
@@ -281,30 +301,56 @@ fn searchmoves_restricts_the_root() {
     assert_eq!(r.best, only);
 }
 
+/// Lazy SMP on 2 and 4 threads over every bench position, at a node limit:
+/// each best move legal, its line legal from it, its expected reply legal, and
+/// a score that is a score (within the evaluation's range, or a mate score). The shared table and the
+/// helpers' own data are reused from position to position, as in a game.
 #[test]
-fn lazy_smp_returns_a_legal_move() {
-    let b = Board::<Magic>::from_fen(brokkr::search::bench::POSITIONS[8]).unwrap();
-    let tt = TranspositionTable::new(8).unwrap();
-    let control = Control::default();
-    let mut data = vec![];
-    let settings = Settings {
-        threads: 2,
-        multipv: 2,
-        ..Settings::default()
-    };
-    let r = search::<Default>(
-        &b,
-        &[],
-        &Limits {
-            depth: Some(7),
-            ..Limits::default()
-        },
-        &settings,
-        &tt,
-        &control,
-        &mut data,
-        &|_| {},
-    );
-    assert!(b.is_legal::<Portable>(r.best));
-    assert_eq!(data.len(), 2);
+fn lazy_smp_on_many_positions_gives_legal_moves_and_sane_scores() {
+    for threads in [2, 4] {
+        let tt = TranspositionTable::new(4).unwrap();
+        let mut data = vec![];
+        let settings = Settings {
+            threads,
+            ..Settings::default()
+        };
+        for fen in brokkr::search::bench::POSITIONS {
+            let mut b = Board::<Magic>::from_fen(fen).unwrap();
+            b.set_chess960(true);
+            let limits = Limits {
+                nodes: Some(20_000),
+                ..Limits::default()
+            };
+            let r = search::<Default>(
+                &b,
+                &[],
+                &limits,
+                &settings,
+                &tt,
+                &Control::default(),
+                &mut data,
+                &|_| {},
+            );
+            let at = format!("{threads} threads, {fen}");
+            assert!(b.is_legal::<Portable>(r.best), "{at}: best {:?}", r.best);
+            assert_eq!(r.pv.first(), Some(&r.best), "{at}: pv {:?}", r.pv);
+            let mut line = b;
+            for &m in &r.pv {
+                assert!(line.is_legal::<Portable>(m), "{at}: pv {:?}", r.pv);
+                line.make(m);
+            }
+            if let Some(p) = r.ponder {
+                assert!(b.with_move(r.best).is_legal::<Portable>(p), "{at}: ponder");
+            }
+            assert!(r.depth >= 1, "{at}: {r:?}");
+            if r.score.abs() >= MATE_IN_MAX {
+                assert!(r.score.abs() <= MATE, "{at}: {r:?}");
+            } else {
+                // Only a proven mate ends a search before its node limit.
+                assert!(r.score.abs() < 10_000, "{at}: {r:?}");
+                assert!(r.nodes >= 20_000, "{at}: {r:?}");
+            }
+        }
+        assert_eq!(data.len(), threads);
+    }
 }

@@ -1,40 +1,22 @@
-//! Every slider backend against magic and against the perft suites, on every bit
-//! path this CPU can run.
+//! Every slider backend against the square walk, magic's moves and the perft
+//! suites, on every bit path this CPU can run. Magic is the reference board for
+//! the others, so it is anchored by the walk itself, not compared with itself.
 //!
 //! Node counts are capped so the whole file stays well under two minutes in release
 //! on a small machine; the CLI (`brokkr perft --epd ... --slider NAME`) runs the
 //! suites without caps.
 
+mod common;
+
 use brokkr::attacks::{Magic, Rotated, Slider, SliderKind};
-use brokkr::bits::{BitPath, Bits, Cpu};
+use brokkr::bits::{BitPath, Bits};
 use brokkr::board::movegen::{Collect, MoveList};
-use brokkr::board::perft::{parse_suite, perft, SuiteEntry};
+use brokkr::board::perft::{perft, SuiteEntry};
 use brokkr::board::{Board, Stage};
 use brokkr::tables::*;
 use brokkr::types::Move;
+use common::{bit_paths, sliders, sliders_but_magic, suite, Rng};
 use quickcheck::{QuickCheck, TestResult};
-
-fn backends() -> Vec<SliderKind> {
-    let cpu = Cpu::detect();
-    SliderKind::ALL
-        .into_iter()
-        .filter(|k| k.available(&cpu))
-        .collect()
-}
-
-fn bit_paths() -> Vec<BitPath> {
-    let cpu = Cpu::detect();
-    BitPath::ALL
-        .into_iter()
-        .filter(|p| p.available(&cpu))
-        .collect()
-}
-
-fn suite(name: &str) -> Vec<SuiteEntry> {
-    let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    parse_suite(&text).unwrap_or_else(|e| panic!("{path}: {e}"))
-}
 
 /// Perft every count of `entries` up to `max_nodes` (and `max_depth`); returns the
 /// mismatches as messages.
@@ -78,7 +60,7 @@ fn check_suite(name: &str, step: usize, max_nodes: u64, max_depth: u32) {
     let entries: Vec<_> = suite(name).into_iter().step_by(step).collect();
     assert!(!entries.is_empty(), "{name}: no positions");
     let mut errors = Vec::new();
-    for kind in backends() {
+    for kind in sliders() {
         for path in bit_paths() {
             let (checked, errs) = brokkr::with_bits!(path, B => brokkr::with_slider!(kind, S =>
                 run_suite::<B, S>(&entries, max_nodes, max_depth)));
@@ -115,7 +97,7 @@ fn fischer_random_to_depth_3() {
     let entries = suite("fischer.epd");
     let default = BitPath::detect();
     let mut errors = Vec::new();
-    for kind in backends() {
+    for kind in sliders() {
         for path in bit_paths() {
             let step = if path == default { 1 } else { 8 };
             let some: Vec<_> = entries.iter().step_by(step).cloned().collect();
@@ -166,21 +148,17 @@ fn walk(sq: usize, occ: u64, dirs: &[(i32, i32)], xray: bool) -> u64 {
 const ROOK_DIRS: [(i32, i32); 4] = [(0, 1), (1, 0), (0, -1), (-1, 0)];
 const BISHOP_DIRS: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, -1), (-1, 1)];
 
+/// Every attack function of `S` against the square walk (magic included: the
+/// walk, not another backend, is the reference).
 fn check_attacks<S: Slider>(sq: usize, occ: u64) -> Result<(), String> {
     let state = S::state_from(occ);
+    let rook = walk(sq, occ, &ROOK_DIRS, false);
+    let bishop = walk(sq, occ, &BISHOP_DIRS, false);
     let checks = [
-        ("rook", S::rook(&state, sq, occ), Magic::rook_any(sq, occ)),
-        (
-            "bishop",
-            S::bishop(&state, sq, occ),
-            Magic::bishop_any(sq, occ),
-        ),
-        ("rook_any", S::rook_any(sq, occ), Magic::rook_any(sq, occ)),
-        (
-            "bishop_any",
-            S::bishop_any(sq, occ),
-            Magic::bishop_any(sq, occ),
-        ),
+        ("rook", S::rook(&state, sq, occ), rook),
+        ("bishop", S::bishop(&state, sq, occ), bishop),
+        ("rook_any", S::rook_any(sq, occ), rook),
+        ("bishop_any", S::bishop_any(sq, occ), bishop),
         (
             "rook_xray & occ",
             S::rook_xray(sq, occ) & occ,
@@ -211,7 +189,7 @@ fn occupancies(a: u64, b: u64, c: u64) -> [u64; 5] {
 fn attacks_match(sq: u8, a: u64, b: u64, c: u64) -> TestResult {
     let sq = (sq % 64) as usize;
     for occ in occupancies(a, b, c) {
-        for kind in backends() {
+        for kind in sliders() {
             let r = brokkr::with_slider!(kind, S => check_attacks::<S>(sq, occ));
             if let Err(e) = r {
                 return TestResult::error(e);
@@ -222,7 +200,7 @@ fn attacks_match(sq: u8, a: u64, b: u64, c: u64) -> TestResult {
 }
 
 #[test]
-fn attacks_equal_magic_on_random_occupancies() {
+fn attacks_equal_the_square_walk_on_random_occupancies() {
     QuickCheck::new()
         .tests(3000)
         .quickcheck(attacks_match as fn(u8, u64, u64, u64) -> TestResult);
@@ -231,11 +209,9 @@ fn attacks_equal_magic_on_random_occupancies() {
 #[test]
 fn magic_equals_the_square_walk() {
     // Anchor the reference: magic itself against stepping square by square.
-    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    let mut rng = Rng::new(1);
     for i in 0..20_000 {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
+        let x = rng.next_u64();
         let occ = x & (x >> (i % 3));
         let sq = i % 64;
         assert_eq!(Magic::rook_any(sq, occ), walk(sq, occ, &ROOK_DIRS, false));
@@ -277,8 +253,9 @@ fn emission_matches(sq: u8, a: u64, b: u64, t: u64) -> TestResult {
     ];
     for targets in masks {
         for rook in [true, false] {
+            // Magic's own moves come from its attacks, checked against the walk.
             let want = emitted::<Magic>(sq, own, enemy, targets, rook);
-            for kind in backends() {
+            for kind in sliders_but_magic() {
                 let got =
                     brokkr::with_slider!(kind, S => emitted::<S>(sq, own, enemy, targets, rook));
                 if got != want {
@@ -333,17 +310,6 @@ fn rotated_state_from_is_the_line_bytes() {
     }
 }
 
-/// Positions to start random games from: castling, en passant and promotions
-/// all come up.
-const START_FENS: [&str; 6] = [
-    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
-    "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
-];
-
 fn sorted(list: MoveList) -> Vec<u16> {
     let mut v: Vec<u16> = list.iter().map(Move::bits).collect();
     v.sort_unstable();
@@ -355,45 +321,42 @@ fn sorted(list: MoveList) -> Vec<u16> {
 /// one.
 fn random_game<S: Slider>(fen: &str, seed: u64, plies: usize) -> Result<(), String> {
     type B = brokkr::bits::Portable;
-    let mut reference = Board::<Magic>::from_fen(fen).map_err(|e| e.to_string())?;
+    let reference = Board::<Magic>::from_fen(fen).map_err(|e| e.to_string())?;
     let mut board = Board::<S>::from_fen(fen).map_err(|e| e.to_string())?;
-    let mut x = seed | 1;
-    for ply in 0..plies {
+    let agree = |reference: &Board<Magic>, board: &Board<S>| -> Result<(), String> {
         if *board.slider_state() != S::state_from(board.occupied()) {
             return Err(format!(
-                "{}: state differs from state_from at ply {ply}: {}",
+                "{}: state differs from state_from: {}",
                 S::KIND,
                 board.to_fen()
             ));
         }
         for stage in [Stage::All, Stage::Captures, Stage::Quiets] {
-            let want = sorted(reference.stage_moves::<B>(stage));
-            let got = sorted(board.stage_moves::<B>(stage));
-            if got != want {
+            if sorted(board.stage_moves::<B>(stage)) != sorted(reference.stage_moves::<B>(stage)) {
                 return Err(format!(
-                    "{}: {stage:?} moves differ at ply {ply}: {}",
+                    "{}: {stage:?} moves differ: {}",
                     S::KIND,
                     board.to_fen()
                 ));
             }
         }
-        let moves = reference.legal_moves::<B>();
-        if moves.is_empty() {
-            break;
+        Ok(())
+    };
+    let mut result = Ok(());
+    let last = common::random_game(reference, Rng::new(seed).take(plies), |r, m| {
+        if result.is_ok() {
+            result = agree(r, &board);
         }
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        let m = moves.as_slice()[(x % moves.len() as u64) as usize];
-        reference.make(m);
         board.make(m);
-    }
-    Ok(())
+    });
+    result?;
+    agree(&last, &board)
 }
 
 fn games_agree(seed: u64, start: u8) -> TestResult {
-    let fen = START_FENS[start as usize % START_FENS.len()];
-    for kind in backends() {
+    let fen = common::STARTS[start as usize % common::STARTS.len()];
+    // Magic is the reference board; it is checked by perft and the square walk.
+    for kind in sliders_but_magic() {
         if let Err(e) = brokkr::with_slider!(kind, S => random_game::<S>(fen, seed, 120)) {
             return TestResult::error(e);
         }

@@ -7,6 +7,8 @@
 // Tables are indexed by square; a square loop reads clearer than iterator chains.
 #![allow(clippy::needless_range_loop)]
 
+mod common;
+
 use brokkr::tables::*;
 use quickcheck::{QuickCheck, TestResult};
 use std::collections::HashSet;
@@ -147,18 +149,6 @@ fn pext(occ: u64, mask: u64) -> u64 {
         .fold(0, |acc, (k, &s)| acc | ((occ >> s & 1) << k))
 }
 
-/// A small xorshift generator for the fixed occupancy set (not the generators').
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
-
 /// Piece placements of well-known positions (start, Kiwipete, CPW positions 3-6).
 const PLACEMENTS: [&str; 6] = [
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR",
@@ -206,9 +196,9 @@ fn fixed_occupancies() -> Vec<u64> {
         0x55AA_55AA_55AA_55AA,
     ];
     v.extend(PLACEMENTS.iter().map(|p| occupancy(p)));
-    let mut rng = XorShift(0x2545_F491_4F6C_DD1D);
+    let mut rng = common::Rng::new(0x2545_F491_4F6C_DD1D);
     for _ in 0..300 {
-        let (a, b, c) = (rng.next(), rng.next(), rng.next());
+        let (a, b, c) = (rng.next_u64(), rng.next_u64(), rng.next_u64());
         v.extend([a & b & c, a & b, a, a | b]);
     }
     v

@@ -418,6 +418,16 @@ fn option_bool(name: &str, v: Option<&str>) -> Result<bool, String> {
     }
 }
 
+/// The message for a combo option's bad value: it names the option, as every
+/// option's message does, and lists the values it takes.
+fn bad_choice(name: &str, v: &str, names: &[&str]) -> String {
+    format!(
+        "bad value '{}' for '{name}': expected one of {}",
+        shown(v),
+        names.join(", ")
+    )
+}
+
 /// Set an option by its (case-insensitive) name. Shared by both dialects.
 pub fn set_option(ctl: &mut Controller, name: &str, value: Option<&str>) -> Result<(), String> {
     match name.to_ascii_lowercase().as_str() {
@@ -441,23 +451,23 @@ pub fn set_option(ctl: &mut Controller, name: &str, value: Option<&str>) -> Resu
         }
         "bitpath" => {
             let v = value.unwrap_or("");
-            let p: BitPath = v
-                .to_ascii_lowercase()
-                .parse()
-                .map_err(|e: String| shown(&e))?;
+            let names: Vec<&str> = BitPath::ALL.iter().map(|p| p.name()).collect();
+            let p: BitPath = v.parse().map_err(|_| bad_choice(name, v, &names))?;
             if !p.available(&ctl.cpu) {
-                return Err(format!("bit path '{p}' is not available on this CPU"));
+                return Err(format!(
+                    "bad value '{p}' for '{name}': not available on this CPU"
+                ));
             }
             ctl.opts.bits = p;
         }
         "slider" => {
             let v = value.unwrap_or("");
-            let k: SliderKind = v
-                .to_ascii_lowercase()
-                .parse()
-                .map_err(|e: String| shown(&e))?;
+            let names: Vec<&str> = SliderKind::ALL.iter().map(|k| k.name()).collect();
+            let k: SliderKind = v.parse().map_err(|_| bad_choice(name, v, &names))?;
             if !k.available(&ctl.cpu) {
-                return Err(format!("slider '{k}' is not available on this CPU"));
+                return Err(format!(
+                    "bad value '{k}' for '{name}': not available on this CPU"
+                ));
             }
             ctl.opts.slider = k;
         }

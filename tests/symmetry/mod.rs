@@ -1,6 +1,7 @@
-//! What the evaluation's symmetry tests share: random games, the colour-flipped
-//! mirror of a FEN and the term-by-term comparison. Used by `tests/eval.rs` (the
-//! groups on by default) and `tests/eval_all_terms.rs` (every group on).
+//! What the evaluation's symmetry tests share: the colour-flipped mirror of a FEN
+//! and the term-by-term comparison, over random games from `tests/common`. Used
+//! by `tests/eval.rs` (the groups on by default) and `tests/eval_all_terms.rs`
+//! (every group on), which both say `mod common;` before `mod symmetry;`.
 
 // Each test binary uses a different part of this module.
 #![allow(dead_code)]
@@ -13,19 +14,6 @@ use quickcheck::{QuickCheck, TestResult};
 
 /// The board the tests use.
 pub type B = Board<Magic>;
-
-/// Start positions for random games: the start, Kiwipete, a Chess960 start and a
-/// few endgames so that pawn endings and scaled material come up too.
-pub const STARTS: &[&str] = &[
-    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-    "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
-    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-    "8/pp3k2/2p1p3/3pP1p1/3P2P1/2P2K2/PP6/8 w - - 0 40",
-    "4k3/1b3p2/4p1p1/p7/P3P3/2B2P2/5KP1/8 b - - 0 45",
-    "6k1/5ppp/8/8/8/8/3N1PPP/2B3K1 w - - 0 50",
-    "r5k1/5ppp/8/1P6/8/8/5PPP/R5K1 w - - 0 30",
-];
 
 /// The colour-flipped mirror of a FEN: ranks mirrored, colours swapped, the other
 /// side to move, castling rights and the en-passant square mirrored too.
@@ -68,19 +56,14 @@ pub fn mirror_fen(fen: &str) -> String {
     format!("{} {side} {castling} {ep} {rest}", placement.join("/"))
 }
 
-/// Walk a random legal game and return the positions met.
+/// The positions of a random legal game from `common::STARTS[start]` (start
+/// positions rich in castling, en passant and endgames), `choices` picking the
+/// moves, at most 160 of them.
 pub fn random_positions(start: usize, choices: &[u8]) -> Vec<B> {
-    let mut b = B::from_fen(STARTS[start % STARTS.len()]).unwrap();
-    let mut out = vec![b];
-    for &c in choices.iter().take(160) {
-        let moves = b.legal_moves::<Portable>();
-        if moves.is_empty() {
-            break;
-        }
-        b.make(moves.as_slice()[c as usize % moves.len()]);
-        out.push(b);
-    }
-    out
+    crate::common::random_positions(
+        crate::common::start(start),
+        choices.iter().take(160).map(|&c| u64::from(c)),
+    )
 }
 
 /// Each term for White in `a` must equal the same term for Black in `m` (and the
