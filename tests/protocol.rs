@@ -175,14 +175,14 @@ fn uci_plays_a_game_to_mate_against_itself() {
         }
         let mut b = Board::<Magic>::from_fen(start).unwrap();
         for mv in &moves {
-            b.make(b.parse_uci(mv).unwrap());
+            b.make::<brokkr::bits::Portable>(b.parse_uci(mv).unwrap());
         }
         assert!(legal_in(&b, &m), "illegal bestmove {m}");
         moves.push(m);
     }
     let mut b = Board::<Magic>::from_fen(start).unwrap();
     for mv in &moves {
-        b.make(b.parse_uci(mv).unwrap());
+        b.make::<brokkr::bits::Portable>(b.parse_uci(mv).unwrap());
     }
     assert!(
         b.in_check() && b.count_moves::<brokkr::bits::Portable>() == 0,
@@ -215,7 +215,7 @@ fn uci_analysis_stops_on_request_with_a_legal_move() {
     let m = e.bestmove();
     let mut b = Board::<Magic>::startpos();
     for mv in ["e2e4", "e7e5", "g1f3"] {
-        b.make(b.parse_uci(mv).unwrap());
+        b.make::<brokkr::bits::Portable>(b.parse_uci(mv).unwrap());
     }
     assert!(legal_in(&b, &m), "{m}");
     e.finish();
@@ -551,7 +551,7 @@ fn xboard_plays_a_game_against_itself_to_the_end() {
         });
         if let Some(m) = l.strip_prefix("move ") {
             let mv = b.parse_uci(m).unwrap_or_else(|_| panic!("illegal {m}"));
-            b.make(mv);
+            b.make::<brokkr::bits::Portable>(mv);
             // Now play black's reply as the engine: switch sides with go.
             e.send("force");
             e.send("go");
@@ -574,7 +574,7 @@ fn xboard_answers_a_user_move_and_claims_results() {
     e.send("usermove e2e4");
     let m = e.expect("a reply", |l| l.starts_with("move "));
     let mut b = Board::<Magic>::startpos();
-    b.make(b.parse_uci("e2e4").unwrap());
+    b.make::<brokkr::bits::Portable>(b.parse_uci("e2e4").unwrap());
     assert!(legal_in(&b, &m[5..]), "{m}");
     // Fool's mate, played in force mode, is claimed.
     e.send("new");

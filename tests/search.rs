@@ -119,7 +119,7 @@ fn a_third_occurrence_from_the_game_history_is_a_draw() {
     // position after Kb8 is on the board for the third time, it is a draw instead.
     let b = Board::<Magic>::from_fen("k7/8/1K6/8/8/8/8/7Q b - - 10 60").unwrap();
     let kb8 = b.parse_uci("a8b8").unwrap();
-    let after = b.with_move(kb8).key();
+    let after = b.with_move::<Portable>(kb8).key();
     let limits = || Limits {
         depth: Some(6),
         ..Limits::default()
@@ -146,7 +146,7 @@ fn a_repeated_history_counts_against_the_game() {
     for mv in ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"] {
         keys.push(b.key());
         let m = b.parse_uci(mv).unwrap();
-        b.make(m);
+        b.make::<Portable>(m);
     }
     // Black to move: f6g8 would make the start position appear a third time.
     let r = run::<Default>(
@@ -229,7 +229,7 @@ fn the_best_move_is_legal_after_any_stop() {
             s ^= s << 13;
             s ^= s >> 7;
             s ^= s << 17;
-            b.make(moves.as_slice()[(s % moves.len() as u64) as usize]);
+            b.make::<Portable>(moves.as_slice()[(s % moves.len() as u64) as usize]);
         }
         let has_moves = !b.legal_moves::<Portable>().is_empty();
         let r = run::<Default>(

@@ -385,8 +385,8 @@ fn random_game<S: Slider>(fen: &str, seed: u64, plies: usize) -> Result<(), Stri
         x ^= x >> 7;
         x ^= x << 17;
         let m = moves.as_slice()[(x % moves.len() as u64) as usize];
-        reference.make(m);
-        board.make(m);
+        reference.make::<B>(m);
+        board.make::<B>(m);
     }
     Ok(())
 }

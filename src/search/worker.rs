@@ -442,7 +442,7 @@ impl<'a, E: Engine> Worker<'a, E> {
             if !b.is_legal::<E::Bits>(m) {
                 break;
             }
-            b.make(m);
+            b.make::<E::Bits>(m);
             shown += 1;
             if shown > pv.len() {
                 pv.push(m);
@@ -560,7 +560,7 @@ impl<'a, E: Engine> Worker<'a, E> {
         f.to = to;
         let since_null = f.since_null;
         self.keys.push(self.board.key());
-        let undo = self.board.make_undoable(m);
+        let undo = self.board.make_undoable::<E::Bits>(m);
         let in_check = self.board.in_check();
         let child = self.frame(ply + 1);
         child.since_null = since_null + 1;
@@ -882,7 +882,7 @@ impl<'a, E: Engine> Worker<'a, E> {
                 });
             }
             let noisy = is_noisy(&self.board, m);
-            let gives_check = self.board.gives_check_with(m, &check_info);
+            let gives_check = self.board.gives_check_with::<E::Bits>(m, &check_info);
             let hist = if noisy {
                 0
             } else {
@@ -1153,7 +1153,7 @@ impl<'a, E: Engine> Worker<'a, E> {
         f.mv = Move::NULL;
         f.piece = 12;
         self.keys.push(self.board.key());
-        let undo = self.board.make_null_undoable();
+        let undo = self.board.make_null_undoable::<E::Bits>();
         let child = self.frame(ply + 1);
         child.since_null = 0;
         child.in_check = false;
@@ -1345,7 +1345,8 @@ impl<'a, E: Engine> Worker<'a, E> {
                     + m.promotion_kind()
                         .map_or(0, |k| ORDER_VALUES[k.index()] - 100);
                 let ci = *check_info.get_or_insert_with(|| self.board.check_info::<E::Bits>());
-                if futility_base + gain <= alpha && !self.board.gives_check_with(m, &ci) {
+                if futility_base + gain <= alpha && !self.board.gives_check_with::<E::Bits>(m, &ci)
+                {
                     best_score = best_score.max(futility_base + gain);
                     continue;
                 }

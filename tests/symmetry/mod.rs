@@ -77,7 +77,7 @@ pub fn random_positions(start: usize, choices: &[u8]) -> Vec<B> {
         if moves.is_empty() {
             break;
         }
-        b.make(moves.as_slice()[c as usize % moves.len()]);
+        b.make::<Portable>(moves.as_slice()[c as usize % moves.len()]);
         out.push(b);
     }
     out
