@@ -221,6 +221,12 @@ fn rust_items(s: &mut String, tables: &[Table], target: Target) {
         let _ = write!(s, "pub static {}: {} = ", t.name, rust_type(t));
         write_array(s, t, false);
         s.push_str(";\n\n");
+        if target == Target::Crate {
+            for check in &t.checks {
+                s.push_str(check);
+                s.push_str("\n\n");
+            }
+        }
     }
 }
 

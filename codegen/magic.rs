@@ -86,6 +86,46 @@ fn build(dirs: &[usize], seed: u64) -> Slider {
     s
 }
 
+/// A compile-time assertion, in Rust source, that every square's block of the
+/// `{name}` attack tables lies inside them: `offset + 2^bits <= len` for both the
+/// magic and the PEXT table (`len` entries each), with `bits = 64 - shift` equal to
+/// the popcount of the square's mask.
+///
+/// The magic backend loads `{name}_MAGIC_ATTACKS[offset + index]` without a
+/// bounds check, and the PEXT backend `{name}_PEXT_ATTACKS[offset + index]`. A
+/// magic index is a 64-bit product shifted right by `shift`, so it is below
+/// `2^(64 - shift)` whatever the occupancy, magic or collisions; a PEXT index has
+/// `popcount(mask)` bits. So the loads are in bounds exactly when this holds, and
+/// the check reads the emitted arrays themselves: a wrong offset, shift or mask in
+/// the generated source fails the build, whoever wrote it.
+fn bounds_check(name: &str, len: usize) -> String {
+    format!(
+        "// Every square's block of {name}_MAGIC_ATTACKS and {name}_PEXT_ATTACKS lies inside\n\
+         // the table ({len} entries), so the unchecked loads of the magic and pext backends\n\
+         // stay in bounds: a magic index is below 2^(64 - shift), a pext index below\n\
+         // 2^popcount(mask), and these are equal.\n\
+         const _: () = {{\n\
+         \x20   let mut sq = 0;\n\
+         \x20   while sq < 64 {{\n\
+         \x20       let shift = {name}_SHIFT[sq] as u32;\n\
+         \x20       assert!(shift >= 1 && shift <= 63, \"{name}_SHIFT out of 1..=63\");\n\
+         \x20       let bits = 64 - shift;\n\
+         \x20       assert!(\n\
+         \x20           {name}_MASK[sq].count_ones() == bits,\n\
+         \x20           \"{name}_SHIFT disagrees with the popcount of {name}_MASK\"\n\
+         \x20       );\n\
+         \x20       let end = {name}_OFFSET[sq] as u64 + (1u64 << bits);\n\
+         \x20       assert!(\n\
+         \x20           end <= {name}_MAGIC_ATTACKS.len() as u64\n\
+         \x20               && end <= {name}_PEXT_ATTACKS.len() as u64,\n\
+         \x20           \"a {name}_OFFSET block overruns the attack tables\"\n\
+         \x20       );\n\
+         \x20       sq += 1;\n\
+         \x20   }}\n\
+         }};"
+    )
+}
+
 /// Values for the documentation examples of one slider.
 struct Example {
     pieces: &'static str,
@@ -157,22 +197,25 @@ pub fn tables() -> Vec<Table> {
             ),
             s.masks,
         ));
-        out.push(Table::new(
-            format!("{name}_OFFSET"),
-            Elem::U32,
-            &[64],
-            MAGIC,
-            format!(
-                "Start of square `sq`'s block in {name}_MAGIC_ATTACKS and \
+        out.push(
+            Table::new(
+                format!("{name}_OFFSET"),
+                Elem::U32,
+                &[64],
+                MAGIC,
+                format!(
+                    "Start of square `sq`'s block in {name}_MAGIC_ATTACKS and \
                  {name}_PEXT_ATTACKS, indexed `[sq]`. The blocks are laid out square \
                  after square; each has `1 << popcount({name}_MASK[sq])` entries.\n\
                  ```rust\n\
                  assert_eq!({name}_OFFSET[0], 0);\n\
                  assert_eq!({name}_OFFSET[1], 1 << {name}_MASK[0].count_ones());\n\
                  ```"
-            ),
-            s.offsets,
-        ));
+                ),
+                s.offsets,
+            )
+            .with_check(bounds_check(name, n)),
+        );
         out.push(Table::new(
             format!("{name}_MAGIC"),
             Elem::U64,

@@ -51,6 +51,11 @@ pub struct Table {
     /// Layout, indexing and meaning, in plain text (one paragraph per line).
     pub doc: String,
     pub data: Vec<u64>,
+    /// Compile-time assertions about the data (Rust items, such as
+    /// `const _: () = assert!(...);`), written after the table in the crate's own
+    /// module, so that the build fails when the data breaks an invariant that
+    /// `unsafe` code relies on. Standalone exports leave them out.
+    pub checks: Vec<String>,
 }
 
 impl Table {
@@ -86,7 +91,14 @@ impl Table {
             origin,
             doc: doc.into(),
             data,
+            checks: Vec::new(),
         }
+    }
+
+    /// The table with one more compile-time assertion (see [`Table::checks`]).
+    pub fn with_check(mut self, item: impl Into<String>) -> Table {
+        self.checks.push(item.into());
+        self
     }
 
     /// Size of the table in bytes.

@@ -110,7 +110,7 @@ fn main() -> ExitCode {
             if moves.is_empty() {
                 break;
             }
-            board.make(moves.as_slice()[rng.below(moves.len())]);
+            board.make::<Portable>(moves.as_slice()[rng.below(moves.len())]);
         }
         // The perft format has no move counters: keep the four position fields.
         let full = board.to_fen();

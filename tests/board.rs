@@ -26,7 +26,7 @@ quickcheck! {
         let mut ok = true;
         random_game(start, &choices, |b, m| {
             let mut c = *b;
-            let undo = c.make_undoable(m);
+            let undo = c.make_undoable::<brokkr::bits::Portable>(m);
             c.unmake(m, &undo);
             ok &= c == *b;
         });
@@ -89,7 +89,7 @@ quickcheck! {
         let mut ok = true;
         random_game(start, &choices, |b, _| {
             for m in b.legal_moves::<Portable>().iter() {
-                ok &= b.gives_check::<Portable>(m) == b.with_move(m).in_check();
+                ok &= b.gives_check::<Portable>(m) == b.with_move::<brokkr::bits::Portable>(m).in_check();
             }
         });
         ok
@@ -504,7 +504,7 @@ quickcheck! {
         let mut ok = true;
         random_game(start, &choices, |b, _| {
             for m in b.legal_moves::<Portable>().iter() {
-                ok &= b.key_after(m) == b.with_move(m).key();
+                ok &= b.key_after::<brokkr::bits::Portable>(m) == b.with_move::<brokkr::bits::Portable>(m).key();
             }
         });
         ok
@@ -520,7 +520,7 @@ quickcheck! {
                 ok &= b.non_pawn_material::<Portable>(c) == non_pawn_by_recount(b, c);
             }
             for m in b.legal_moves::<Portable>().iter() {
-                let after = b.with_move(m);
+                let after = b.with_move::<brokkr::bits::Portable>(m);
                 let them = b.side_to_move().flip();
                 let lost = b.color_bb(them).count_ones() - after.color_bb(them).count_ones();
                 ok &= b.is_capture(m) == (lost == 1);
@@ -583,7 +583,7 @@ quickcheck! {
         random_game(start, &choices, |b, _| {
             let ci = b.check_info::<Portable>();
             for m in b.legal_moves::<Portable>().iter() {
-                ok &= b.gives_check_with(m, &ci) == b.with_move(m).in_check();
+                ok &= b.gives_check_with::<brokkr::bits::Portable>(m, &ci) == b.with_move::<brokkr::bits::Portable>(m).in_check();
             }
         });
         ok
@@ -683,8 +683,8 @@ fn chess960_castling_rooks_are_in_the_key() {
     assert_eq!(g.key(), g.recompute_keys().0);
     assert_eq!(h.key(), h.recompute_keys().0);
     // Losing the right makes them equal again.
-    let g2 = g.with_move(g.parse_uci("e1e2").unwrap());
-    let h2 = h.with_move(h.parse_uci("e1e2").unwrap());
+    let g2 = g.with_move::<brokkr::bits::Portable>(g.parse_uci("e1e2").unwrap());
+    let h2 = h.with_move::<brokkr::bits::Portable>(h.parse_uci("e1e2").unwrap());
     assert_eq!(g2.key(), h2.key());
 }
 
@@ -694,7 +694,7 @@ fn en_passant_key_only_when_the_capture_is_legal() {
     // rook on e8: no legal capture, so no key for the en-passant square (FEN
     // still records the square).
     let b = B::from_fen("4r1k1/3p4/8/4P3/8/8/8/4K3 b - - 0 1").unwrap();
-    let after = b.with_move(b.parse_uci("d7d5").unwrap());
+    let after = b.with_move::<brokkr::bits::Portable>(b.parse_uci("d7d5").unwrap());
     assert_eq!(after.ep_square(), Square::parse("d6"));
     assert_eq!(after.ep_capture_square(), None);
     assert!(after
@@ -703,14 +703,17 @@ fn en_passant_key_only_when_the_capture_is_legal() {
         .all(|m| m.kind() != brokkr::types::MoveKind::EnPassant));
     let same = B::from_fen("4r1k1/8/8/3pP3/8/8/8/4K3 w - - 0 2").unwrap();
     assert_eq!(after.key(), same.key());
-    assert_eq!(b.key_after(b.parse_uci("d7d5").unwrap()), after.key());
+    assert_eq!(
+        b.key_after::<brokkr::bits::Portable>(b.parse_uci("d7d5").unwrap()),
+        after.key()
+    );
     // The FEN parser agrees.
     let fen = B::from_fen("4r1k1/8/8/3pP3/8/8/8/4K3 w - d6 0 2").unwrap();
     assert_eq!(fen, after);
     assert_eq!(fen.key(), same.key());
     // Unpinned, the square and its key are kept.
     let free = B::from_fen("6k1/3p4/8/4P3/8/8/8/4K3 b - - 0 1").unwrap();
-    let after = free.with_move(free.parse_uci("d7d5").unwrap());
+    let after = free.with_move::<brokkr::bits::Portable>(free.parse_uci("d7d5").unwrap());
     assert_eq!(after.ep_capture_square(), Square::parse("d6"));
     assert_ne!(
         after.key(),
@@ -759,7 +762,7 @@ fn counters_at_their_limits() {
     // Make saturates; unmake restores exactly.
     let mut c = big;
     let m = c.parse_uci("a8b8").unwrap();
-    let undo = c.make_undoable(m);
+    let undo = c.make_undoable::<brokkr::bits::Portable>(m);
     assert_eq!(c.fullmove_number(), 65535);
     c.unmake(m, &undo);
     assert_eq!(c, big);

@@ -29,7 +29,7 @@ fn pv_is_legal(board: &B, s: &Search) -> bool {
     let mut b = *board;
     for mv in s.pv() {
         match b.parse_uci(&mv) {
-            Ok(m) => b.make(m),
+            Ok(m) => b.make::<brokkr::bits::Portable>(m),
             Err(_) => return false,
         }
     }
@@ -813,7 +813,7 @@ fn xboard_plays_a_game_against_itself_to_the_end() {
         });
         if let Some(m) = l.strip_prefix("move ") {
             let mv = b.parse_uci(m).unwrap_or_else(|_| panic!("illegal {m}"));
-            b.make(mv);
+            b.make::<brokkr::bits::Portable>(mv);
             // Now play black's reply as the engine: switch sides with go.
             e.send("force");
             e.send("go");

@@ -163,7 +163,7 @@ fn random_game(start: Board<Magic>, seed: u64, plies: usize) -> Result<(), Strin
             break;
         }
         let m = main_moves[rng.below(main_moves.len())];
-        board.make(m);
+        board.make::<B>(m);
         q = q.make(q.to_relative(m));
     }
     let (want, got) = (

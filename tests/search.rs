@@ -121,7 +121,7 @@ fn a_third_occurrence_from_the_game_history_is_a_draw() {
     // position after Kb8 is on the board for the third time, it is a draw instead.
     let b = Board::<Magic>::from_fen("k7/8/1K6/8/8/8/8/7Q b - - 10 60").unwrap();
     let kb8 = b.parse_uci("a8b8").unwrap();
-    let after = b.with_move(kb8).key();
+    let after = b.with_move::<brokkr::bits::Portable>(kb8).key();
     let limits = || Limits {
         depth: Some(6),
         ..Limits::default()
@@ -148,7 +148,7 @@ fn a_repeated_history_counts_against_the_game() {
     for mv in ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"] {
         keys.push(b.key());
         let m = b.parse_uci(mv).unwrap();
-        b.make(m);
+        b.make::<brokkr::bits::Portable>(m);
     }
     let limits = || Limits {
         depth: Some(6),
@@ -337,10 +337,14 @@ fn lazy_smp_on_many_positions_gives_legal_moves_and_sane_scores() {
             let mut line = b;
             for &m in &r.pv {
                 assert!(line.is_legal::<Portable>(m), "{at}: pv {:?}", r.pv);
-                line.make(m);
+                line.make::<brokkr::bits::Portable>(m);
             }
             if let Some(p) = r.ponder {
-                assert!(b.with_move(r.best).is_legal::<Portable>(p), "{at}: ponder");
+                assert!(
+                    b.with_move::<brokkr::bits::Portable>(r.best)
+                        .is_legal::<Portable>(p),
+                    "{at}: ponder"
+                );
             }
             assert!(r.depth >= 1, "{at}: {r:?}");
             if r.score.abs() >= MATE_IN_MAX {

@@ -347,7 +347,7 @@ fn random_game<S: Slider>(fen: &str, seed: u64, plies: usize) -> Result<(), Stri
         if result.is_ok() {
             result = agree(r, &board);
         }
-        board.make(m);
+        board.make::<brokkr::bits::Portable>(m);
     });
     result?;
     agree(&last, &board)

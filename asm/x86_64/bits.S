@@ -1,6 +1,11 @@
 /* Out-of-line bitscan and popcount for x86-64 (System V ABI: argument in rdi,
  * result in eax). They let `brokkr paths` and the bits bench measure the cost of a
- * call beside the inline-asm forms of the same instructions. */
+ * call beside the inline-asm forms of the same instructions.
+ *
+ * The bsf, bsr and tzcnt functions take a NON-ZERO argument only: for zero Intel
+ * leaves the destination of bsf/bsr undefined, and a CPU without BMI1 runs tzcnt
+ * as bsf. Their one caller, src/bits/impls.rs, answers zero (64 or 127) itself
+ * and never calls them with it. */
 
 #ifdef __APPLE__
 #define SYM(name) _##name
@@ -10,21 +15,17 @@
 
     .text
 
-/* Index of the least significant set bit; 64 for zero (bsf leaves the preloaded
- * destination unchanged when the source is zero). */
+/* Index of the least significant set bit of a non-zero word. */
     .globl SYM(brokkr_lsb_bsf)
     .p2align 4
 SYM(brokkr_lsb_bsf):
-    movl    $64, %eax
     bsfq    %rdi, %rax
     ret
 
-/* Index of the most significant set bit; 127 for zero (63 ^ 64, as the lzcnt
- * path gives; bsr leaves the preloaded destination unchanged for zero). */
+/* Index of the most significant set bit of a non-zero word. */
     .globl SYM(brokkr_msb_bsr)
     .p2align 4
 SYM(brokkr_msb_bsr):
-    movl    $127, %eax
     bsrq    %rdi, %rax
     ret
 
@@ -43,15 +44,16 @@ SYM(brokkr_popcount_kernighan):
 2:
     ret
 
-/* BMI1 tzcnt: index of the least significant set bit (64 for zero). */
+/* BMI1 tzcnt: index of the least significant set bit of a non-zero word (the
+ * same on a CPU without BMI1, which runs it as bsf). */
     .globl SYM(brokkr_lsb_tzcnt)
     .p2align 4
 SYM(brokkr_lsb_tzcnt):
-    movl    $64, %eax       /* without BMI1 tzcnt runs as bsf: keep 64 for zero */
     tzcntq  %rdi, %rax
     ret
 
-/* LZCNT: index of the most significant set bit, as 63 - lzcnt. */
+/* LZCNT: index of the most significant set bit, as 63 ^ lzcnt (127 for zero,
+ * where lzcnt gives 64). Called only on a CPU with LZCNT, which defines zero. */
     .globl SYM(brokkr_msb_lzcnt)
     .p2align 4
 SYM(brokkr_msb_lzcnt):

@@ -32,8 +32,11 @@ fn index(
 #[inline(always)]
 pub(crate) fn rook_attacks(sq: usize, occ: u64) -> u64 {
     let i = index(sq, occ, &ROOK_MASK, &ROOK_MAGIC, &ROOK_SHIFT, &ROOK_OFFSET);
-    // SAFETY: the hash of a subset of the mask is below 1 << popcount(mask), and the
-    // generator laid the blocks out back to back, so i < ROOK_MAGIC_ATTACKS.len().
+    // SAFETY: `index` is ROOK_OFFSET[sq] plus a 64-bit value shifted right by
+    // ROOK_SHIFT[sq], so it is below ROOK_OFFSET[sq] + 2^(64 - ROOK_SHIFT[sq]) for
+    // any occupancy and magic; the generated tables carry a compile-time assertion
+    // (codegen/magic.rs, `bounds_check`) that this sum is at most
+    // ROOK_MAGIC_ATTACKS.len() for every square, so the build fails otherwise.
     unsafe { *ROOK_MAGIC_ATTACKS.get_unchecked(i) }
 }
 
@@ -47,7 +50,7 @@ pub(crate) fn bishop_attacks(sq: usize, occ: u64) -> u64 {
         &BISHOP_SHIFT,
         &BISHOP_OFFSET,
     );
-    // SAFETY: as for rooks.
+    // SAFETY: as for rooks, with the BISHOP_ tables and their own assertion.
     unsafe { *BISHOP_MAGIC_ATTACKS.get_unchecked(i) }
 }
 

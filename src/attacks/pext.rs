@@ -55,8 +55,9 @@ unsafe fn pext(occ: u64, mask: u64) -> u64 {
 pub(crate) unsafe fn rook_attacks(sq: usize, occ: u64) -> u64 {
     let sq = sq & 63;
     // SAFETY: sq < 64 after the mask; pext of the mask is below
-    // 1 << popcount(mask), the size of the square's block, so the index is in
-    // range; the caller vouches for BMI2.
+    // 1 << popcount(mask), and the generated tables assert at compile time that
+    // ROOK_OFFSET[sq] plus that fits ROOK_PEXT_ATTACKS (codegen/magic.rs,
+    // `bounds_check`), so the index is in range; the caller vouches for BMI2.
     unsafe {
         let i = *ROOK_OFFSET.get_unchecked(sq) as usize
             + pext(occ, *ROOK_MASK.get_unchecked(sq)) as usize;

@@ -39,6 +39,20 @@ pub struct Extern;
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ExternBmi;
 
+/// The precondition of `bsf`, `bsr` and `tzcnt` here: a non-zero source. For zero
+/// Intel documents the destination of `bsf`/`bsr` as undefined, and a CPU without
+/// BMI1 runs `tzcnt` as `bsf`. Every call is behind a zero test that answers 64 or
+/// 127 itself; this re-checks it in test and debug builds, where a path reaching
+/// one of the instructions with zero panics (the zero test in `bits::impls`
+/// relies on it), and costs nothing in release builds.
+#[cfg(any(target_arch = "x86_64", brokkr_extern_asm))]
+#[inline(always)]
+fn nonzero_source(b: u64, instruction: &str) {
+    if cfg!(any(test, debug_assertions)) {
+        assert!(b != 0, "{instruction} reached with a zero source");
+    }
+}
+
 /// Kernighan's loop: clear the lowest set bit until none is left.
 #[inline(always)]
 fn kernighan(mut b: u64) -> u32 {
@@ -130,27 +144,39 @@ mod x86 {
     use crate::bits::cpu::has_bmi_path;
     use core::arch::asm;
 
-    /// `bsf`, with 64 for zero: the output register is preloaded with 64, which
-    /// `bsf` leaves as it is for a zero input (see the module docs).
+    /// `bsf`, with 64 for zero. The instruction runs only on a non-zero word
+    /// (its result for zero is undefined on Intel), so zero is answered here; in
+    /// a loop that has already tested the word (`while b != 0 { pop_lsb }`) the
+    /// compiler drops this test.
     #[inline(always)]
     pub(super) fn bsf(b: u64) -> u32 {
-        let mut r: u64 = LSB_ZERO as u64;
+        if b == 0 {
+            return LSB_ZERO;
+        }
+        nonzero_source(b, "bsf");
+        let r: u64;
         // SAFETY: bsf reads one register and writes one register and the flags;
-        // it touches no memory and exists on every x86-64 CPU. `pure` holds: the
-        // result depends only on `b` (and the preloaded constant).
+        // it touches no memory and exists on every x86-64 CPU. `b` is not zero,
+        // so the result is defined: the index of its lowest set bit. `pure`
+        // holds: the result depends only on `b`.
         unsafe {
-            asm!("bsf {r}, {b}", b = in(reg) b, r = inout(reg) r, options(pure, nomem, nostack))
+            asm!("bsf {r}, {b}", b = in(reg) b, r = lateout(reg) r, options(pure, nomem, nostack))
         };
         r as u32
     }
 
-    /// `bsr`, with 127 for zero, as [`bsf`].
+    /// `bsr`, with 127 for zero (`63 ^ 64`, as `lzcnt` gives), as [`bsf`].
     #[inline(always)]
     pub(super) fn bsr(b: u64) -> u32 {
-        let mut r: u64 = MSB_ZERO as u64;
-        // SAFETY: as for bsf.
+        if b == 0 {
+            return MSB_ZERO;
+        }
+        nonzero_source(b, "bsr");
+        let r: u64;
+        // SAFETY: as for bsf; `b` is not zero, so the result is the index of its
+        // highest set bit.
         unsafe {
-            asm!("bsr {r}, {b}", b = in(reg) b, r = inout(reg) r, options(pure, nomem, nostack))
+            asm!("bsr {r}, {b}", b = in(reg) b, r = lateout(reg) r, options(pure, nomem, nostack))
         };
         r as u32
     }
@@ -179,13 +205,20 @@ mod x86 {
 
         #[inline(always)]
         fn lsb(b: u64) -> u32 {
-            let mut r: u64 = LSB_ZERO as u64;
+            // tzcnt gives 64 for zero, but a CPU without BMI1 runs it as `bsf`,
+            // whose result for zero is undefined: answer zero here, so the
+            // instruction is right on every x86-64 CPU without a CPU check (in
+            // `pop_lsb` loops the compiler drops this test).
+            if b == 0 {
+                return LSB_ZERO;
+            }
+            nonzero_source(b, "tzcnt");
+            let r: u64;
             // SAFETY: register-only, no memory. `tzcnt` is `rep bsf`: a CPU without
-            // BMI1 runs it as `bsf`, same index for non-zero, and for zero it keeps
-            // the preloaded 64, which is what tzcnt writes. So it is correct on
-            // every x86-64 CPU and needs no check.
+            // BMI1 runs it as `bsf`, which gives the same index for the non-zero
+            // `b`. So it is correct on every x86-64 CPU.
             unsafe {
-                asm!("tzcnt {r}, {b}", b = in(reg) b, r = inout(reg) r, options(pure, nomem, nostack))
+                asm!("tzcnt {r}, {b}", b = in(reg) b, r = lateout(reg) r, options(pure, nomem, nostack))
             };
             r as u32
         }
@@ -246,19 +279,29 @@ mod out_of_line {
 
     // SAFETY (every call below): the functions are defined in asm/x86_64/bits.S with
     // the System V ABI declared here; each reads only its argument register and
-    // writes only rax, rcx and the flags, which are caller-saved. The tzcnt one is
-    // correct on every x86-64 CPU (it runs as bsf with a preloaded 64 without
-    // BMI1); the lzcnt and popcnt ones are called only after the cached CPU check.
+    // writes only rax, rcx and the flags, which are caller-saved. The bsf, bsr and
+    // tzcnt ones are called only with a non-zero word (zero is answered here), so
+    // their result is defined, and the tzcnt one is correct on every x86-64 CPU
+    // (without BMI1 it runs as bsf); the lzcnt and popcnt ones are called only
+    // after the cached CPU check.
     impl Bits for Extern {
         const PATH: BitPath = BitPath::Extern;
 
         #[inline(always)]
         fn lsb(b: u64) -> u32 {
+            if b == 0 {
+                return LSB_ZERO;
+            }
+            nonzero_source(b, "bsf");
             unsafe { brokkr_lsb_bsf(b) }
         }
 
         #[inline(always)]
         fn msb(b: u64) -> u32 {
+            if b == 0 {
+                return MSB_ZERO;
+            }
+            nonzero_source(b, "bsr");
             unsafe { brokkr_msb_bsr(b) }
         }
 
@@ -273,6 +316,10 @@ mod out_of_line {
 
         #[inline(always)]
         fn lsb(b: u64) -> u32 {
+            if b == 0 {
+                return LSB_ZERO;
+            }
+            nonzero_source(b, "tzcnt");
             unsafe { brokkr_lsb_tzcnt(b) }
         }
 
@@ -338,3 +385,46 @@ fallback!(Bmi, BitPath::Bmi);
 fallback!(Extern, BitPath::Extern);
 #[cfg(not(brokkr_extern_asm))]
 fallback!(ExternBmi, BitPath::ExternBmi);
+
+#[cfg(test)]
+mod tests {
+    use crate::bits::{BitPath, Bits, Cpu, Portable};
+
+    /// Words with a known answer: zero, every single bit, and a few mixed ones.
+    fn words() -> Vec<u64> {
+        let mut w = vec![
+            0,
+            !0,
+            0x8000_0000_0000_0001,
+            0x0000_FFFF_0000_0000,
+            0x0123_4567_89AB_CDEF,
+        ];
+        w.extend((0..64).map(|i| 1u64 << i));
+        w.extend((0..64).map(|i| !0u64 << i));
+        w
+    }
+
+    /// Every path this CPU runs answers as documented on zero (`lsb` 64, `msb` 127,
+    /// `popcount` 0, `pop_lsb` 64 leaving the word 0) without reaching `bsf`,
+    /// `bsr` or `tzcnt` with a zero source (test builds panic there), and agrees
+    /// with the portable path on non-zero words.
+    #[test]
+    fn every_path_answers_zero_as_documented() {
+        let cpu = Cpu::detect();
+        for path in BitPath::ALL.into_iter().filter(|p| p.available(&cpu)) {
+            crate::with_bits!(path, B => {
+                assert_eq!(B::lsb(0), 64, "{path}: lsb(0)");
+                assert_eq!(B::msb(0), 127, "{path}: msb(0)");
+                assert_eq!(B::popcount(0), 0, "{path}: popcount(0)");
+                let mut z = 0;
+                assert_eq!(B::pop_lsb(&mut z), 64, "{path}: pop_lsb(0)");
+                assert_eq!(z, 0, "{path}: pop_lsb(0) left a bit");
+                for b in words() {
+                    assert_eq!(B::lsb(b), Portable::lsb(b), "{path}: lsb({b:#x})");
+                    assert_eq!(B::msb(b), Portable::msb(b), "{path}: msb({b:#x})");
+                    assert_eq!(B::popcount(b), b.count_ones(), "{path}: popcount({b:#x})");
+                }
+            });
+        }
+    }
+}

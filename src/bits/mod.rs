@@ -13,10 +13,8 @@
 //! implements it), and each implementation is correct on every x86-64 CPU:
 //!
 //! - `tzcnt` (the `bmi` path's `lsb`) is encoded `rep bsf`; a CPU without BMI1
-//!   runs it as `bsf`, which gives the same index for a non-zero word, and for
-//!   zero leaves the output register alone, where it finds the 64 `tzcnt` would
-//!   have written (the register is preloaded). So it needs no check, and the
-//!   hot `pop_lsb` loops pay nothing.
+//!   runs it as `bsf`, which gives the same index for a non-zero word. It is
+//!   never run on zero (see below), so it needs no CPU check.
 //! - `lzcnt` (which a CPU without LZCNT runs as `bsr`, silently giving a wrong
 //!   answer) and `popcnt` (an invalid opcode without POPCNT) are guarded by a
 //!   cached CPU flag, one load and compare per call; without the feature they
@@ -32,10 +30,17 @@
 //! # Zero
 //!
 //! `lsb(0)` is 64 and `msb(0)` is 127 (`63 ^ 64`, as `63 ^ lzcnt(0)`) on every
-//! path: `bsf`/`bsr` leave their destination unchanged for a zero input (AMD
-//! documents it; Intel documents the register as undefined, but its processors
-//! leave it unchanged, which operating systems rely on too), so the output register
-//! is preloaded with that value; the table path tests for zero.
+//! path, and `pop_lsb` on zero returns 64 and leaves the word zero.
+//!
+//! No path runs `bsf`, `bsr` or `tzcnt` on zero: Intel documents the destination
+//! of `bsf`/`bsr` as undefined for a zero source, and a CPU without BMI1 runs
+//! `tzcnt` as `bsf`. So each of them sits behind a zero test that answers 64 or 127
+//! itself (inline or before the out-of-line call); the table path tests for zero
+//! too, and `lzcnt` (run only on a CPU with LZCNT) and the portable path are
+//! defined for zero. Where the word is already known to be non-zero, as in the
+//! `while b != 0 { pop_lsb }` loops, the compiler drops the test. Test and debug
+//! builds assert the non-zero source at each instruction, and a unit test checks
+//! every path on zero.
 
 pub(crate) mod cpu;
 mod impls;

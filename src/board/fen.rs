@@ -396,7 +396,7 @@ fn parse_counter(v: &str, field: &'static str) -> Result<u64, FenError> {
 
 /// The outermost rook of `color` on its back rank on the given side of the king.
 fn outermost_rook<S: Slider>(b: &Board<S>, color: Color, king_side: bool) -> Option<Square> {
-    let ksq = b.ksq(color.index());
+    let ksq = b.ksq::<Portable>(color.index());
     let back = RANK_MASKS[if color == Color::White { 0 } else { 7 }];
     let side_mask = if king_side {
         RAYS[2][ksq]
@@ -425,7 +425,7 @@ fn parse_castling<S: Slider>(b: &mut Board<S>, field: &str) -> Result<(), FenErr
             Color::Black
         };
         let back_rank = if color == Color::White { 0 } else { 7 };
-        let ksq = b.ksq(color.index());
+        let ksq = b.ksq::<Portable>(color.index());
         if ksq / 8 != back_rank {
             return Err(FenError::CastlingPieces {
                 right: c,
@@ -492,7 +492,7 @@ fn parse_ep<S: Slider>(b: &mut Board<S>, field: &str) -> Result<(), FenError> {
     // Keep the square only when a pawn stands ready to capture there, and key
     // it (recompute_keys) only when that capture is legal, as make does.
     if PAWN_ATTACKS[them.index()][sq.index()] & b.pieces(us, PieceKind::Pawn) != 0 {
-        b.ep = if b.ep_capture_exists(sq.index()) {
+        b.ep = if b.ep_capture_exists::<Portable>(sq.index()) {
             sq.index() as u8
         } else {
             sq.index() as u8 | EP_UNUSABLE

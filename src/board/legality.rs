@@ -77,7 +77,7 @@ impl<S: Slider> Board<S> {
                 if own & (1 << to) != 0 || !self.pseudo_legal(m, kind) {
                     return false;
                 }
-                self.legal_given_pseudo(from, to, kind)
+                self.legal_given_pseudo::<B>(from, to, kind)
             }
         }
     }
@@ -129,14 +129,14 @@ impl<S: Slider> Board<S> {
 
     /// Legality of a pseudo-legal normal move or promotion: king safety, check
     /// evasion and pins.
-    fn legal_given_pseudo(&self, from: usize, to: usize, kind: usize) -> bool {
+    fn legal_given_pseudo<B: Bits>(&self, from: usize, to: usize, kind: usize) -> bool {
         let us = self.side.index();
         if kind == KING {
             let occ = self.occupied() ^ (1 << from);
             return !self.is_attacked_in::<false>(to, occ, &self.attacker_sets(us ^ 1));
         }
-        let ksq = self.ksq(us);
-        if self.check_mask(ksq) & (1 << to) == 0 {
+        let ksq = self.ksq::<B>(us);
+        if self.check_mask::<B>(ksq) & (1 << to) == 0 {
             return false;
         }
         let pinned = self.blockers & self.colors[us];
@@ -149,27 +149,28 @@ impl<S: Slider> Board<S> {
     /// many moves of one position computes it once with [`Board::check_info`] and
     /// calls [`Board::gives_check_with`].
     pub fn gives_check<B: Bits>(&self, m: Move) -> bool {
-        self.gives_check_with(m, &self.check_info::<B>())
+        self.gives_check_with::<B>(m, &self.check_info::<B>())
     }
 
-    /// Whether the legal move `m` gives check, given this position's `ci`.
-    pub fn gives_check_with(&self, m: Move, ci: &CheckInfo) -> bool {
+    /// Whether the legal move `m` gives check, given this position's `ci`
+    /// (computed with the same bit path `B`).
+    pub fn gives_check_with<B: Bits>(&self, m: Move, ci: &CheckInfo) -> bool {
         let us = self.side.index();
         let from = m.from().index();
         let to = m.to().index();
         match m.kind() {
             // Castling and en passant move two pieces: play them out (rare).
-            MoveKind::Castling | MoveKind::EnPassant => self.with_move(m).in_check(),
+            MoveKind::Castling | MoveKind::EnPassant => self.with_move::<B>(m).in_check(),
             MoveKind::Normal => {
                 let kind = kind_of(self.mailbox[from] as usize);
                 // Direct check by the piece on its new square, or a discovered one
                 // by a slider whose line the piece left.
-                ci.check_squares[kind] & (1 << to) != 0 || self.discovers_check(from, to, ci)
+                ci.check_squares[kind] & (1 << to) != 0 || self.discovers_check::<B>(from, to, ci)
             }
             MoveKind::Promotion => {
                 // The promoted piece's lines may run through the square the pawn
                 // left: look with the pawn gone.
-                let eksq = self.ksq(us ^ 1);
+                let eksq = self.ksq::<B>(us ^ 1);
                 let occ = self.occupied() ^ (1 << from);
                 let attacks = match m.promotion_kind() {
                     Some(PieceKind::Knight) => KNIGHT_ATTACKS[to],
@@ -177,7 +178,7 @@ impl<S: Slider> Board<S> {
                     Some(PieceKind::Rook) => self.rook_attacks_with(to, occ),
                     _ => self.bishop_attacks_with(to, occ) | self.rook_attacks_with(to, occ),
                 };
-                attacks & (1 << eksq) != 0 || self.discovers_check(from, to, ci)
+                attacks & (1 << eksq) != 0 || self.discovers_check::<B>(from, to, ci)
             }
         }
     }
@@ -185,8 +186,8 @@ impl<S: Slider> Board<S> {
     /// Whether our piece leaving `from` for `to` uncovers one of our sliders on
     /// the enemy king.
     #[inline(always)]
-    fn discovers_check(&self, from: usize, to: usize, ci: &CheckInfo) -> bool {
-        let eksq = self.ksq(self.side.index() ^ 1);
+    fn discovers_check<B: Bits>(&self, from: usize, to: usize, ci: &CheckInfo) -> bool {
+        let eksq = self.ksq::<B>(self.side.index() ^ 1);
         ci.blockers & self.colors[self.side.index()] & (1 << from) != 0
             && LINE[eksq][from] & (1 << to) == 0
     }

@@ -2,19 +2,20 @@
 //! leads to.
 
 use super::*;
-use crate::bits::Portable;
 
 impl<S: Slider> Board<S> {
-    /// Play the legal move `m` on this board.
+    /// Play the legal move `m` on this board, scanning bits with the path `B`.
     ///
     /// `m` must be legal here (from the generator, or checked with
     /// [`Board::is_legal`]); an illegal move leaves an inconsistent board.
+    /// `B` changes only the speed, never the result: code off the hot path
+    /// passes [`Portable`](crate::bits::Portable).
     ///
     /// Besides the pieces and keys, make keeps the new side to move's checkers
     /// and king blockers (the generator and `is_legal` read them), and keys the
     /// en-passant square only when the capture is legal.
     #[inline]
-    pub fn make(&mut self, m: Move) {
+    pub fn make<B: Bits>(&mut self, m: Move) {
         let us = self.side.index();
         let them = us ^ 1;
         let from = m.from().index();
@@ -73,23 +74,20 @@ impl<S: Slider> Board<S> {
         }
 
         if self.castling != 0 {
-            self.update_castling(piece, from, to);
+            self.update_castling::<B>(piece, from, to);
         }
         if us == 1 {
             self.fullmove = self.fullmove.saturating_add(1);
         }
         self.side = self.side.flip();
         self.key ^= ZOBRIST_SIDE;
-        // make is not generic over the bit path (the search calls it without one),
-        // so the blocker scan, a loop of a few iterations over the aligned enemy
-        // sliders, uses the portable scan; it compiles to one `bsf`/`tzcnt` here.
-        self.update_check_state::<Portable>();
+        self.update_check_state::<B>();
         // Record the en-passant square when an enemy pawn stands beside the pawn,
         // and key it only if the capture is legal, so that positions offering the
         // same moves have equal keys (the FEN parser agrees).
         if double_push {
             let ep = (from + to) / 2;
-            if self.ep_capture_exists(ep) {
+            if self.ep_capture_exists::<B>(ep) {
                 self.ep = ep as u8;
                 self.key ^= ZOBRIST_EN_PASSANT[ep & 7];
             } else {
@@ -122,10 +120,10 @@ impl<S: Slider> Board<S> {
 
     /// Drop the rights whose king or rook this move touched.
     #[inline(always)]
-    fn update_castling(&mut self, piece: usize, from: usize, to: usize) {
+    fn update_castling<B: Bits>(&mut self, piece: usize, from: usize, to: usize) {
         let rights = self.rights_after(piece, from, to);
         if rights != self.castling {
-            self.key ^= castling_key(self.castling, &self.castle_rooks);
+            self.key ^= castling_key::<B>(self.castling, &self.castle_rooks);
             // Forget the rooks of lost rights, so equal positions compare equal.
             let lost = self.castling & !rights;
             for (i, rook) in self.castle_rooks.iter_mut().enumerate() {
@@ -134,7 +132,7 @@ impl<S: Slider> Board<S> {
                 }
             }
             self.castling = rights;
-            self.key ^= castling_key(self.castling, &self.castle_rooks);
+            self.key ^= castling_key::<B>(self.castling, &self.castle_rooks);
         }
     }
 
@@ -146,7 +144,7 @@ impl<S: Slider> Board<S> {
     /// push next to an enemy pawn (whether the en-passant key joins depends on that
     /// capture's legality), plays the move on a copy.
     #[inline]
-    pub fn key_after(&self, m: Move) -> u64 {
+    pub fn key_after<B: Bits>(&self, m: Move) -> u64 {
         let us = self.side.index();
         let from = m.from().index();
         let to = m.to().index();
@@ -170,7 +168,7 @@ impl<S: Slider> Board<S> {
                     && PAWN_ATTACKS[us][(from + to) / 2] & self.pieces[PAWN] & self.colors[us ^ 1]
                         != 0
                 {
-                    return self.with_move(m).key;
+                    return self.with_move::<B>(m).key;
                 }
             }
             MoveKind::Promotion => {
@@ -201,8 +199,8 @@ impl<S: Slider> Board<S> {
                         *r = 0;
                     }
                 }
-                key ^=
-                    castling_key(self.castling, &self.castle_rooks) ^ castling_key(rights, &rooks);
+                key ^= castling_key::<B>(self.castling, &self.castle_rooks)
+                    ^ castling_key::<B>(rights, &rooks);
             }
         }
         key
@@ -210,9 +208,9 @@ impl<S: Slider> Board<S> {
 
     /// Pass the move to the other side and return what
     /// [`Board::unmake_null`] needs. Must not be used in check.
-    pub fn make_null_undoable(&mut self) -> Undo {
+    pub fn make_null_undoable<B: Bits>(&mut self) -> Undo {
         let undo = self.undo_record(NO_PIECE);
-        self.make_null();
+        self.make_null::<B>();
         undo
     }
 
@@ -222,8 +220,9 @@ impl<S: Slider> Board<S> {
         self.restore(undo);
     }
 
-    /// Pass the move to the other side. Must not be used in check.
-    pub fn make_null(&mut self) {
+    /// Pass the move to the other side, scanning bits with the path `B`. Must not
+    /// be used in check.
+    pub fn make_null<B: Bits>(&mut self) {
         debug_assert!(self.checkers == 0);
         if self.ep != NO_SQUARE {
             if self.ep < 64 {
@@ -237,14 +236,14 @@ impl<S: Slider> Board<S> {
         }
         self.side = self.side.flip();
         self.key ^= ZOBRIST_SIDE;
-        self.update_check_state::<Portable>();
+        self.update_check_state::<B>();
     }
 
-    /// A copy of this board with `m` played.
+    /// A copy of this board with `m` played (with the bit path `B`).
     #[inline(always)]
-    pub fn with_move(&self, m: Move) -> Board<S> {
+    pub fn with_move<B: Bits>(&self, m: Move) -> Board<S> {
         let mut b = *self;
-        b.make(m);
+        b.make::<B>(m);
         b
     }
 }
@@ -314,13 +313,13 @@ impl<S: Slider> Board<S> {
     /// perft on four of the five positions of `benches/perft.rs`, so perft and
     /// [`Position`] use it.
     #[inline]
-    pub fn make_undoable(&mut self, m: Move) -> Undo {
+    pub fn make_undoable<B: Bits>(&mut self, m: Move) -> Undo {
         let captured = match m.kind() {
             MoveKind::Normal | MoveKind::Promotion => self.mailbox[m.to().index()],
             _ => NO_PIECE,
         };
         let undo = self.undo_record(captured);
-        self.make(m);
+        self.make::<B>(m);
         undo
     }
 

@@ -107,13 +107,14 @@ pub mod castling {
 /// it cannot cancel the rook's own piece key (`x ^ x.rotate_left(32)` is never 0
 /// for the generated numbers, which are not 32-bit periodic). Standard positions
 /// keep the key they always had.
+///
+/// Generic over the bit path because make calls it when a move takes rights away.
 #[inline]
-pub(crate) fn castling_key(rights: u8, rooks: &[u8; 4]) -> u64 {
+pub(crate) fn castling_key<B: Bits>(rights: u8, rooks: &[u8; 4]) -> u64 {
     let mut key = ZOBRIST_CASTLING[rights as usize & 15];
-    let mut held = rights & 15;
+    let mut held = u64::from(rights & 15);
     while held != 0 {
-        let i = held.trailing_zeros() as usize;
-        held &= held - 1;
+        let i = B::pop_lsb(&mut held) as usize & 3;
         let rook = rooks[i] as usize & 63;
         if rook as u8 != castling::STANDARD_ROOKS[i] {
             key ^= ZOBRIST_PIECES[code(i / 2, ROOK)][rook].rotate_left(32);
@@ -213,15 +214,20 @@ impl<S: Slider> Board<S> {
     }
 
     /// The square of `color`'s king.
+    ///
+    /// Scans with the [`Portable`](crate::bits::Portable) path whatever path the
+    /// caller runs (this is the one bitscan of the evaluation that is not generic
+    /// over the path).
     #[inline(always)]
     pub fn king_square(&self, color: Color) -> Square {
-        Square::new(self.ksq(color.index()) as u32)
+        Square::new(self.ksq::<crate::bits::Portable>(color.index()) as u32)
     }
 
-    /// The square number of the king of colour index `color` (for hot code).
+    /// The square number of the king of colour index `color` (for hot code),
+    /// found with the bit path `B`.
     #[inline(always)]
-    pub(crate) fn ksq(&self, color: usize) -> usize {
-        ((self.pieces[KING] & self.colors[color]).trailing_zeros() & 63) as usize
+    pub(crate) fn ksq<B: Bits>(&self, color: usize) -> usize {
+        (B::lsb(self.pieces[KING] & self.colors[color]) & 63) as usize
     }
 
     /// The pieces giving check to the side to move.
@@ -249,7 +255,7 @@ impl<S: Slider> Board<S> {
     /// needs at every node (keeping the pinners too measured slower in perft).
     pub fn pinners<B: Bits>(&self) -> Bitboard {
         let us = self.side.index();
-        self.slider_blockers::<B>(self.ksq(us), self.colors[us ^ 1])
+        self.slider_blockers::<B>(self.ksq::<B>(us), self.colors[us ^ 1])
             .1
     }
 
@@ -461,7 +467,7 @@ impl<S: Slider> Board<S> {
                 }
             }
         }
-        key ^= castling_key(self.castling, &self.castle_rooks);
+        key ^= castling_key::<crate::bits::Portable>(self.castling, &self.castle_rooks);
         if self.ep < 64 {
             key ^= ZOBRIST_EN_PASSANT[(self.ep & 7) as usize];
         }

@@ -93,7 +93,7 @@ impl<S: Slider> Board<S> {
         let own = self.colors[us];
         let enemy = self.colors[them];
         let occ = own | enemy;
-        let ksq = self.ksq(us);
+        let ksq = self.ksq::<B>(us);
         let stage_targets = match stage {
             Stage::All => !own,
             Stage::Captures => enemy,
@@ -109,7 +109,7 @@ impl<S: Slider> Board<S> {
 
         // Step 2. The check mask: with one checker, capture it or block its line.
         let check_mask = if checkers != 0 {
-            BETWEEN[ksq][checkers.trailing_zeros() as usize & 63] | checkers
+            BETWEEN[ksq][B::lsb(checkers) as usize & 63] | checkers
         } else {
             !0
         };

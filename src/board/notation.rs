@@ -113,7 +113,7 @@ impl<S: Slider> Board<S> {
                 s.push(k.letter().to_ascii_uppercase());
             }
         }
-        let after = self.with_move(m);
+        let after = self.with_move::<Portable>(m);
         if after.in_check() {
             s.push(if after.count_moves::<Portable>() == 0 {
                 '#'

@@ -25,7 +25,7 @@ pub fn perft_copy<B: Bits, S: Slider>(b: &Board<S>, depth: u32) -> u64 {
         _ => b
             .legal_moves::<B>()
             .iter()
-            .map(|m| perft_copy::<B, S>(&b.with_move(m), depth - 1))
+            .map(|m| perft_copy::<B, S>(&b.with_move::<B>(m), depth - 1))
             .sum(),
     }
 }
@@ -44,7 +44,7 @@ pub fn divide<B: Bits, S: Slider>(b: &Board<S>, depth: u32) -> Vec<(Move, u64)> 
                 if depth <= 1 {
                     1
                 } else {
-                    perft::<B, S>(&b.with_move(m), depth - 1)
+                    perft::<B, S>(&b.with_move::<B>(m), depth - 1)
                 },
             )
         })
@@ -134,7 +134,7 @@ pub fn perft_unmake<B: Bits, S: Slider>(b: &mut Board<S>, depth: u32) -> u64 {
             let moves = b.legal_moves::<B>();
             let mut nodes = 0;
             for m in moves.iter() {
-                let undo = b.make_undoable(m);
+                let undo = b.make_undoable::<B>(m);
                 nodes += perft_unmake::<B, S>(b, depth - 1);
                 b.unmake(m, &undo);
             }

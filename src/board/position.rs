@@ -36,17 +36,20 @@ impl<S: Slider> Position<S> {
     }
 
     /// Play a legal move.
+    ///
+    /// Scans with the [`Portable`] bit path: a game record is not a hot loop (the
+    /// search plays its moves on its own board, with its own path).
     #[inline]
     pub fn push(&mut self, m: Move) {
         self.keys.push(self.board.key());
-        let undo = self.board.make_undoable(m);
+        let undo = self.board.make_undoable::<Portable>(m);
         self.undo.push((Some(m), undo));
     }
 
     /// Pass (null move). Must not be used in check.
     pub fn push_null(&mut self) {
         self.keys.push(self.board.key());
-        let undo = self.board.make_null_undoable();
+        let undo = self.board.make_null_undoable::<Portable>();
         self.undo.push((None, undo));
     }
 

@@ -152,7 +152,7 @@ impl<S: Slider> Board<S> {
     #[inline(always)]
     pub(crate) fn update_check_state<B: Bits>(&mut self) {
         let us = self.side.index();
-        let ksq = self.ksq(us);
+        let ksq = self.ksq::<B>(us);
         let enemy = self.colors[us ^ 1];
         // A king never gives check: leave kings out of the test.
         let sets = AttackerSets {
@@ -218,13 +218,14 @@ impl<S: Slider> Board<S> {
             return self.blockers;
         }
         let c = color.index();
-        self.slider_blockers::<B>(self.ksq(c), self.colors[c ^ 1]).0
+        self.slider_blockers::<B>(self.ksq::<B>(c), self.colors[c ^ 1])
+            .0
     }
 
     /// What [`Board::gives_check_with`] needs: compute it once per position.
     pub fn check_info<B: Bits>(&self) -> CheckInfo {
         let us = self.side.index();
-        let eksq = self.ksq(us ^ 1);
+        let eksq = self.ksq::<B>(us ^ 1);
         let (blockers, pinners) = self.slider_blockers::<B>(eksq, self.colors[us]);
         let bishop = self.bishop_attacks(eksq);
         let rook = self.rook_attacks(eksq);
@@ -250,18 +251,17 @@ impl<S: Slider> Board<S> {
     /// Needs the checkers of the side to move. Used by make and the FEN parser,
     /// which keep an en-passant square (and its key) only when this holds, and by
     /// the generator for each capturing pawn ([`Board::ep_capture_is_safe`]).
-    pub(crate) fn ep_capture_exists(&self, ep: usize) -> bool {
+    pub(crate) fn ep_capture_exists<B: Bits>(&self, ep: usize) -> bool {
         let us = self.side.index();
         let pawns = PAWN_ATTACKS[us ^ 1][ep] & self.pieces[PAWN] & self.colors[us];
         if pawns == 0 {
             return false;
         }
-        let ksq = self.ksq(us);
+        let ksq = self.ksq::<B>(us);
         let mut p = pawns;
         while p != 0 {
-            let from = p.trailing_zeros() as usize;
-            p &= p - 1;
-            if self.ep_capture_is_safe(from, ep, ksq, self.check_mask(ksq)) {
+            let from = B::pop_lsb(&mut p) as usize;
+            if self.ep_capture_is_safe(from, ep, ksq, self.check_mask::<B>(ksq)) {
                 return true;
             }
         }
@@ -271,14 +271,14 @@ impl<S: Slider> Board<S> {
     /// The squares a non-king move must land on to answer the checks: all with no
     /// check, the checker and its line with one, none in double check.
     #[inline(always)]
-    pub(crate) fn check_mask(&self, ksq: usize) -> Bitboard {
+    pub(crate) fn check_mask<B: Bits>(&self, ksq: usize) -> Bitboard {
         let c = self.checkers;
         if c == 0 {
             !0
         } else if c & c.wrapping_sub(1) != 0 {
             0
         } else {
-            BETWEEN[ksq][c.trailing_zeros() as usize & 63] | c
+            BETWEEN[ksq][B::lsb(c) as usize & 63] | c
         }
     }
 

@@ -64,7 +64,7 @@ fn bestmove_line(b: &Board<Magic>, best: Move, ponder: Option<Move>) -> String {
     }
     let mut s = format!("bestmove {}", b.to_uci(best));
     if let Some(p) = ponder {
-        let after = b.with_move(best);
+        let after = b.with_move::<crate::bits::Portable>(best);
         if after.is_legal::<crate::bits::Portable>(p) {
             s += &format!(" ponder {}", after.to_uci(p));
         }
@@ -339,7 +339,7 @@ pub fn info_line(root: &Board<Magic>, i: &Info) -> String {
             }
             s += " ";
             s += &b.to_uci(m);
-            b.make(m);
+            b.make::<crate::bits::Portable>(m);
         }
     }
     s

@@ -588,7 +588,7 @@ fn thinking_line(root: &Board<Magic>, i: &Info) -> String {
         }
         s += " ";
         s += &move_text(&b, m);
-        b.make(m);
+        b.make::<crate::bits::Portable>(m);
     }
     s
 }

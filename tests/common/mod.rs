@@ -333,7 +333,7 @@ pub fn random_game<S: Slider>(
         }
         let m = moves.as_slice()[(pick % moves.len() as u64) as usize];
         visit(&board, m);
-        board.make(m);
+        board.make::<brokkr::bits::Portable>(m);
     }
     board
 }
@@ -653,7 +653,7 @@ pub fn after<S: Slider>(board: &Board<S>, moves: &[&str]) -> Board<S> {
         let m = b
             .parse_uci(mv)
             .unwrap_or_else(|e| panic!("{mv} in {}: {e}", b.to_fen()));
-        b.make(m);
+        b.make::<brokkr::bits::Portable>(m);
     }
     b
 }

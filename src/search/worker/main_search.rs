@@ -173,7 +173,7 @@ impl<E: Engine> Worker<'_, E> {
                 });
             }
             let noisy = is_noisy(&self.board, m);
-            let gives_check = self.board.gives_check_with(m, &check_info);
+            let gives_check = self.board.gives_check_with::<E::Bits>(m, &check_info);
             let hist = if noisy {
                 0
             } else {
@@ -448,7 +448,7 @@ impl<E: Engine> Worker<'_, E> {
         f.mv = Move::NULL;
         f.piece = 12;
         self.keys.push(self.board.key());
-        let undo = self.board.make_null_undoable();
+        let undo = self.board.make_null_undoable::<E::Bits>();
         self.frame(ply + 1).since_null = 0;
         let ext = self.stack[ply + OFF].extensions;
         self.stack[ply + OFF + 1].extensions = ext;

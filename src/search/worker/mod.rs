@@ -228,7 +228,7 @@ impl<'a, E: Engine> Worker<'a, E> {
         f.to = to;
         let since_null = f.since_null;
         self.keys.push(self.board.key());
-        let undo = self.board.make_undoable(m);
+        let undo = self.board.make_undoable::<E::Bits>(m);
         self.frame(ply + 1).since_null = since_null + 1;
         undo
     }

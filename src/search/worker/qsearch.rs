@@ -89,7 +89,9 @@ impl<E: Engine> Worker<'_, E> {
                         + m.promotion_kind()
                             .map_or(0, |k| ORDER_VALUES[k.index()] - 100);
                     let ci = *check_info.get_or_insert_with(|| self.board.check_info::<E::Bits>());
-                    if futility_base + gain <= alpha && !self.board.gives_check_with(m, &ci) {
+                    if futility_base + gain <= alpha
+                        && !self.board.gives_check_with::<E::Bits>(m, &ci)
+                    {
                         best_score = best_score.max(futility_base + gain);
                         continue;
                     }

@@ -60,7 +60,7 @@ impl<E: Engine> Worker<'_, E> {
             if !b.is_legal::<E::Bits>(m) {
                 break;
             }
-            b.make(m);
+            b.make::<E::Bits>(m);
             shown += 1;
             if shown > pv.len() {
                 pv.push(m);
