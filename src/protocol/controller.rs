@@ -124,9 +124,9 @@ pub struct Options {
     pub features: Features,
 }
 
-/// Limits of the options.
-pub const MAX_HASH_MB: usize = 1 << 16;
-pub const MAX_THREADS: usize = 256;
+/// Limits of the options (the first two are shared with the command line's
+/// `--hash` and `--threads`).
+pub use crate::extras::{MAX_HASH_MB, MAX_THREADS};
 pub const MAX_MULTIPV: usize = 256;
 pub const MAX_OVERHEAD_MS: u64 = 10_000;
 

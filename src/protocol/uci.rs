@@ -230,7 +230,9 @@ impl Uci {
             return;
         }
         let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
-        if let Err(e) = crate::cli::run_command("bench", &args) {
+        // No search runs, so nothing else writes to stdout meanwhile.
+        let result = crate::extras::bench::run(&args, &mut std::io::stdout().lock());
+        if let Err(e) = result {
             emit(&format!("info string bench: {e}"));
         }
     }
