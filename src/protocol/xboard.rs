@@ -60,7 +60,7 @@ struct Xboard {
 /// Run the xboard loop until `quit` or EOF. `first` is a line already read.
 pub fn run(inbox: Inbox, first: Option<String>) -> i32 {
     let mut x = Xboard {
-        ctl: Controller::new(inbox),
+        ctl: Controller::new(inbox, super::Protocol::Xboard),
         engine: Some(Color::Black),
         post: Arc::new(AtomicBool::new(true)),
         ponder: false,

@@ -127,6 +127,8 @@ pub struct Settings {
     pub move_overhead: Duration,
     /// Which selective features run.
     pub features: Features,
+    /// The GUI may ask for ponder searches (UCI `Ponder`, xboard `hard`): time management may spend a little more.
+    pub ponder: bool,
 }
 
 impl Default for Settings {
@@ -136,6 +138,7 @@ impl Default for Settings {
             multipv: 1,
             move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
             features: Features::default(),
+            ponder: false,
         }
     }
 }
