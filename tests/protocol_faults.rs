@@ -354,6 +354,26 @@ fn a_hash_table_too_large_to_allocate_leaves_a_smaller_one_and_the_engine_moves(
     let (mv, _) = e.bestmove();
     assert!(is_legal(&Board::startpos(), &mv), "{mv}");
     e.finish();
+
+    let mut e = Engine::start_limited(768 << 10, &["xboard"]);
+    e.xboard();
+    e.send("new");
+    e.send("memory 65536");
+    e.send("nps 1000");
+    e.send("st 4");
+    e.pong(1);
+    assert!(
+        e.log
+            .iter()
+            .any(|l| l.starts_with("telluser") && l.contains("65536")),
+        "{:?}",
+        e.log
+    );
+    e.send("usermove e2e4");
+    let (mv, _) = e.xmove();
+    assert!(is_legal(&board_after(START, &["e2e4"]), &mv), "{mv}");
+    e.pong(2);
+    e.finish();
 }
 
 #[test]
@@ -408,6 +428,253 @@ fn a_panic_in_the_search_still_gives_a_move_and_the_engine_goes_on() {
     let (mv, lines) = e.xmove();
     assert!(lines.iter().any(|l| l.contains("panic")), "{lines:?}");
     assert!(is_legal(&board_after(START, &["e2e4"]), &mv), "{mv}");
+    e.pong(1);
+    e.finish();
+}
+
+// ---------------------------------------------------------------------------
+// xboard (6, 18, 20)
+// ---------------------------------------------------------------------------
+
+/// The node count of a thinking line (`ply score time nodes pv`).
+fn thinking_nodes(line: &str) -> Option<u64> {
+    let w: Vec<&str> = line.split_whitespace().collect();
+    if w.len() >= 4 && w[0].parse::<u32>().is_ok() {
+        w[3].parse().ok()
+    } else {
+        None
+    }
+}
+
+#[test]
+fn xboard_nps_turns_the_clock_into_nodes() {
+    let mut e = Engine::start(&["xboard"]);
+    e.xboard();
+    // What python-chess sends for Limit(nodes=3000).
+    for cmd in ["new", "force", "nps 1", "st 3000", "post", "easy", "go"] {
+        e.send(cmd);
+    }
+    let (mv, lines) = e.xmove();
+    assert!(!lines.iter().any(|l| l.starts_with("Error")), "{lines:?}");
+    assert!(is_legal(&Board::startpos(), &mv), "{mv}");
+    let nodes = lines
+        .iter()
+        .filter_map(|l| thinking_nodes(l))
+        .max()
+        .unwrap();
+    assert!(nodes <= 3000, "{lines:?}");
+    // A clock in node terms: 1000 nodes a second and 2 seconds a move.
+    e.send("new");
+    e.send("nps 1000");
+    e.send("level 0 1 0");
+    e.send("time 200");
+    e.send("otim 200");
+    e.send("usermove e2e4");
+    let (_, lines) = e.xmove();
+    let nodes = lines
+        .iter()
+        .filter_map(|l| thinking_nodes(l))
+        .max()
+        .unwrap();
+    assert!(nodes <= 2000, "{lines:?}");
+    e.pong(1);
+    e.finish();
+}
+
+#[test]
+fn python_chess_limits_nodes_over_xboard() {
+    let script = r#"
+import sys, chess, chess.engine
+engine = chess.engine.SimpleEngine.popen_xboard([sys.argv[1]], env={"BROKKR_CONFIG": "/nonexistent/x"})
+board = chess.Board()
+for _ in range(4):
+    r = engine.play(board, chess.engine.Limit(nodes=2000), info=chess.engine.INFO_ALL)
+    assert r.move in board.legal_moves, r
+    assert r.info.get("nodes", 0) <= 2000, r.info
+    board.push(r.move)
+engine.quit()
+print("ok")
+"#;
+    let o = Command::new("python3")
+        .args(["-c", script, &bin()])
+        .output();
+    match o {
+        Ok(o) if String::from_utf8_lossy(&o.stderr).contains("No module named 'chess'") => {
+            eprintln!("python-chess is not installed: skipped")
+        }
+        Ok(o) => assert!(
+            String::from_utf8_lossy(&o.stdout).contains("ok"),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        ),
+        Err(_) => eprintln!("no python3: skipped"),
+    }
+}
+
+#[test]
+fn xboard_accepts_a_draw_offer_only_when_not_better() {
+    let mut e = Engine::start(&["xboard"]);
+    e.send("xboard");
+    e.send("protover 2");
+    let features = e.until("done=1", |l| l.contains("done=1"));
+    assert!(
+        features.iter().any(|l| l.contains("draw=1")),
+        "{features:?}"
+    );
+    // Black to move with a bare king against king and queen: accept.
+    e.send("new");
+    e.send("force");
+    e.send("setboard 4k3/8/8/8/8/8/3Q4/4K3 b - - 0 1");
+    e.send("nps 1000");
+    e.send("st 3");
+    e.send("draw");
+    e.send("go");
+    let (_, lines) = e.xmove();
+    assert!(lines.iter().any(|l| l == "offer draw"), "{lines:?}");
+    // White to move with the queen: decline (say nothing).
+    e.send("new");
+    e.send("force");
+    e.send("setboard 4k3/8/8/8/8/8/3Q4/4K3 w - - 0 1");
+    e.send("nps 1000");
+    e.send("st 3");
+    e.send("draw");
+    e.send("go");
+    let (_, lines) = e.xmove();
+    assert!(!lines.iter().any(|l| l.contains("offer draw")), "{lines:?}");
+    e.pong(1);
+    e.finish();
+}
+
+#[test]
+fn xboard_stat01_counts_the_moves_left_not_all_of_them() {
+    let mut e = Engine::start(&["xboard"]);
+    e.xboard();
+    e.send("new");
+    e.send("post");
+    e.send("analyze");
+    e.expect("a thinking line", |l| thinking_nodes(l).is_some());
+    e.send(".");
+    let stat = e.expect("stat01", |l| l.starts_with("stat01:"));
+    let w: Vec<&str> = stat.split_whitespace().collect();
+    // stat01: time nodes ply mvleft mvtot [mvname]
+    assert!(w.len() >= 6, "{stat}");
+    let (left, total): (u32, u32) = (w[4].parse().unwrap(), w[5].parse().unwrap());
+    assert_eq!(total, 20, "{stat}");
+    assert!(left < total, "{stat}");
+    e.send("exit");
+    e.pong(1);
+    e.finish();
+}
+
+#[test]
+fn xboard_ponder_hit_thinks_on_the_clock_sent_after_the_move() {
+    let mut e = Engine::start(&["xboard"]);
+    e.xboard();
+    e.send("new");
+    e.send("hard");
+    e.send("post");
+    // An hour on both clocks; `?` makes the engine move at once.
+    e.send("level 0 60 0");
+    e.send("time 360000");
+    e.send("otim 360000");
+    e.send("usermove e2e4");
+    // Wait for a line deep enough to have a reply in it, then move at once.
+    e.expect("a thinking line of depth 4", |l| {
+        thinking_nodes(l).is_some()
+            && l.split_whitespace().next().unwrap().parse::<u32>().unwrap() >= 4
+            && l.split_whitespace().count() >= 6
+    });
+    e.send("?");
+    let (reply, _) = e.xmove();
+    let last_line = e
+        .log
+        .iter()
+        .rev()
+        .find(|l| thinking_nodes(l).is_some())
+        .unwrap()
+        .clone();
+    // The engine ponders on the move it expects: `hint` names it (a build
+    // without `hint` is given the second move of its last line instead).
+    e.send("hint");
+    e.send("ping 7");
+    let answers = e.until("pong", |l| l == "pong 7");
+    let expected = match answers.iter().find(|l| l.starts_with("Hint:")) {
+        Some(h) => h[5..].trim().to_string(),
+        None => last_line.split_whitespace().nth(5).unwrap().to_string(),
+    };
+    let b = board_after(START, &["e2e4", &reply]);
+    assert!(is_legal(&b, &expected), "{expected}");
+    // One second left now: the ponder hit must think on that, not on the hour.
+    e.send("time 100");
+    e.send("otim 100");
+    e.send(&format!("usermove {expected}"));
+    let (mv, _) = e.xmove();
+    let b = board_after(START, &["e2e4", &reply, &expected]);
+    assert!(is_legal(&b, &mv), "{mv}");
+    e.send("force");
+    e.pong(1);
+    e.finish();
+}
+
+#[test]
+fn xboard_new_keeps_the_time_control_and_forgets_the_clocks() {
+    // `st` survives `new` (it did not: `st 1`, `new`, `go` thought for minutes).
+    let mut e = Engine::start(&["xboard"]);
+    e.xboard();
+    e.send("nps 1000");
+    e.send("st 2");
+    e.send("new");
+    e.send("nps 1000");
+    e.send("post");
+    e.send("usermove e2e4");
+    let (_, lines) = e.xmove();
+    let nodes = lines
+        .iter()
+        .filter_map(|l| thinking_nodes(l))
+        .max()
+        .unwrap();
+    assert!(nodes <= 2000, "{lines:?}");
+    // `time` from the last game is forgotten: 1000 nodes a second on a
+    // minute's level thinks longer than on the old game's 0.2 s.
+    e.send("new");
+    e.send("level 0 1 0");
+    e.send("time 20");
+    e.send("new");
+    e.send("nps 1000");
+    e.send("post");
+    e.send("usermove e2e4");
+    let (_, lines) = e.xmove();
+    let nodes = lines
+        .iter()
+        .filter_map(|l| thinking_nodes(l))
+        .max()
+        .unwrap();
+    assert!(nodes > 200, "{lines:?}");
+    e.pong(1);
+    e.finish();
+}
+
+#[test]
+fn xboard_level_counts_moves_from_the_games_start_not_the_fen() {
+    // At 1000 nodes a second, 40 moves in a minute is 1.5 s (1500 nodes) a
+    // move; counted from the FEN's move 40 it looked like the last move before
+    // the control, with half the clock to spend.
+    let mut e = Engine::start(&["xboard"]);
+    e.xboard();
+    e.send("new");
+    e.send("force");
+    e.send("setboard rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 40");
+    e.send("level 40 1 0");
+    e.send("nps 1000");
+    e.send("post");
+    e.send("go");
+    let (_, lines) = e.xmove();
+    let nodes = lines
+        .iter()
+        .filter_map(|l| thinking_nodes(l))
+        .max()
+        .unwrap();
+    assert!(nodes <= 5000, "{lines:?}");
     e.pong(1);
     e.finish();
 }
