@@ -629,3 +629,27 @@ fn available_mb() -> Option<usize> {
     let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kib >> 10)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_ponder_option_reaches_the_search_settings() {
+        let mut c = Controller::new(Inbox::new(), Protocol::Uci);
+        assert!(!c.settings().ponder);
+        c.opts.ponder = true;
+        assert!(c.settings().ponder);
+    }
+
+    #[test]
+    fn the_search_fen_caps_the_halfmove_clock_at_the_75_move_rule() {
+        let mut b = Board::<Magic>::from_fen("8/8/4k3/8/8/3RK3/8/8 w - - 150 200").unwrap();
+        b.make(b.parse_uci("d3d1").unwrap());
+        assert_eq!(b.halfmove_clock(), 151);
+        assert!(Board::<Magic>::from_fen(&b.to_fen()).is_err());
+        let fen = search_fen(&b);
+        assert!(fen.ends_with(" 150 200"), "{fen}");
+        assert!(Board::<Magic>::from_fen(&fen).is_ok());
+    }
+}
