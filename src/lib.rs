@@ -11,6 +11,7 @@ pub mod cli;
 pub mod config;
 pub mod engine;
 pub mod eval;
+pub mod extras;
 pub mod measure;
 pub mod moves;
 pub mod protocol;

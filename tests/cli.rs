@@ -386,9 +386,17 @@ fn version_comes_from_the_package() {
     for flag in ["--version", "-V"] {
         let o = brokkr(&[flag]);
         assert!(o.status.success());
-        assert_eq!(
-            stdout(&o),
-            format!("brokkr {}\n", env!("CARGO_PKG_VERSION"))
+        // `brokkr 0.1.0`, with ` (commit 4f248e1)` when built from a git checkout.
+        let out = stdout(&o);
+        let version = format!("brokkr {}", env!("CARGO_PKG_VERSION"));
+        let commit = out.trim_end().strip_prefix(&version).unwrap_or("?");
+        assert!(
+            commit.is_empty()
+                || commit
+                    .strip_prefix(" (commit ")
+                    .and_then(|c| c.strip_suffix(')'))
+                    .is_some_and(|c| c.len() >= 7 && c.bytes().all(|b| b.is_ascii_hexdigit())),
+            "{out}"
         );
     }
 }

@@ -75,8 +75,8 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
         }
     };
     let limits = limits(&a)?;
-    let threads = parse_range(&a, "threads", 1, 1, 256)?;
-    let hash = parse_range(&a, "hash", 16, 1, 1 << 20)?;
+    let threads = parse_range(&a, "threads", 1, 1, crate::extras::MAX_THREADS)?;
+    let hash = parse_range(&a, "hash", 16, 1, crate::extras::MAX_HASH_MB)?;
     let (bits, slider) = super::search_pair(&a)?;
     let job = Job {
         file,

@@ -42,8 +42,6 @@ macro_rules! noteln {
     }};
 }
 
-mod args;
-mod bench;
 mod datagen;
 mod epd;
 mod eval;
@@ -52,9 +50,12 @@ mod paths;
 mod perft;
 mod suite;
 mod tables;
-mod text;
 mod tune;
 
+// The option parser, `bench` and the text quoting live below both the command
+// line and the protocol loops (see `crate::extras`); the commands here reach
+// them under their old paths.
+pub(crate) use crate::extras::{args, bench, choice, search_pair, text, write_error};
 pub use args::Args;
 
 use std::io::{self, Write};
@@ -152,8 +153,19 @@ pub const COMMANDS: &[Command] = &[
     },
 ];
 
-/// The text of `brokkr --version`.
-pub const VERSION: &str = concat!("brokkr ", env!("CARGO_PKG_VERSION"));
+/// The git commit this binary was built from (short hash), empty when built
+/// without git.
+pub const COMMIT: &str = env!("BROKKR_COMMIT");
+
+/// The text of `brokkr --version`: `brokkr 0.1.0 (commit 4f248e1)`, or without
+/// the commit when it is not known.
+pub fn version() -> String {
+    if COMMIT.is_empty() {
+        format!("brokkr {}", env!("CARGO_PKG_VERSION"))
+    } else {
+        format!("brokkr {} (commit {COMMIT})", env!("CARGO_PKG_VERSION"))
+    }
+}
 
 /// The usage: every command of [`COMMANDS`] with its summary.
 pub fn usage() -> String {
@@ -184,11 +196,6 @@ pub fn usage() -> String {
 /// The command called `name`, in any case.
 pub fn find(name: &str) -> Option<&'static Command> {
     COMMANDS.iter().find(|c| c.name.eq_ignore_ascii_case(name))
-}
-
-/// The message for a failed write to the output.
-pub(crate) fn write_error(e: io::Error) -> String {
-    format!("cannot write output: {e}")
 }
 
 /// Run the command line `args` (without the program name), writing results to
@@ -241,7 +248,7 @@ fn dispatch(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     let rest = &args[1..];
     match first.as_str() {
         "-V" | "--version" => {
-            say!(out, "{VERSION}");
+            say!(out, "{}", version());
             return Ok(());
         }
         "-h" | "--help" => return help(&[], out),
@@ -263,6 +270,13 @@ fn dispatch(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     (cmd.run)(rest, out)
 }
 
+/// The help of `help` itself (the usage lists it as `help [COMMAND]`).
+const HELP_HELP: &str = "\
+usage: brokkr help [COMMAND]
+
+Without COMMAND, prints the usage: every command with a line on what it does.
+With COMMAND, prints that command's help, as `brokkr COMMAND --help` does.";
+
 /// `brokkr help [COMMAND]`.
 fn help(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     match args {
@@ -272,6 +286,10 @@ fn help(args: &[String], out: &mut dyn Write) -> Result<(), String> {
         }
         [flag] if flag == "-h" || flag == "--help" => {
             write!(out, "{}", usage()).map_err(write_error)?;
+            Ok(())
+        }
+        [name] if name.eq_ignore_ascii_case("help") => {
+            say!(out, "{HELP_HELP}");
             Ok(())
         }
         [name] => {
@@ -291,46 +309,6 @@ fn help(args: &[String], out: &mut dyn Write) -> Result<(), String> {
             text::escape_short(extra)
         )),
     }
-}
-
-/// The built (bit path, backend) pair the search runs for `--bits`/`--slider`
-/// (or the config file, or the CPU): [`choice`], then the fallback of
-/// [`crate::engine::resolve`], reported on stderr when it applies.
-pub(crate) fn search_pair(
-    a: &Args,
-) -> Result<(crate::bits::BitPath, crate::attacks::SliderKind), String> {
-    let c = choice(a)?;
-    let (bits, slider, note) =
-        crate::engine::resolve(c.bits, c.slider, &crate::bits::Cpu::detect());
-    if let Some(n) = note {
-        noteln!("brokkr: {n}");
-    }
-    Ok((bits, slider))
-}
-
-/// The bit path and slider backend: `--bits`/`--slider` if given, else the
-/// config file written by `brokkr paths --save`, else the CPU's default.
-pub(crate) fn choice(a: &Args) -> Result<crate::config::Choice, String> {
-    use crate::attacks::SliderKind;
-    use crate::bits::{BitPath, Cpu};
-    let cpu = Cpu::detect();
-    let bits = a.parsed::<BitPath>("bits")?;
-    if let Some(p) = bits.filter(|p| !p.available(&cpu)) {
-        return Err(format!(
-            "bit path '{p}' is not available on this CPU ({cpu})"
-        ));
-    }
-    let slider = a.parsed::<SliderKind>("slider")?;
-    if let Some(k) = slider.filter(|k| !k.available(&cpu)) {
-        return Err(format!(
-            "slider backend '{k}' is not available on this CPU ({cpu})"
-        ));
-    }
-    let choice = crate::config::Choice::resolve(&cpu, bits, slider);
-    for w in &choice.warnings {
-        noteln!("brokkr: warning: {w} (ignored)");
-    }
-    Ok(choice)
 }
 
 /// `brokkr uci`.
@@ -359,13 +337,4 @@ fn protocol(p: crate::protocol::Protocol, detect: bool, args: &[String]) -> Resu
         0 => Ok(()),
         code => Err(format!("the engine loop ended with code {code}")),
     }
-}
-
-/// Run one command by name with its output on stdout (for the protocol loop's
-/// `bench`).
-pub fn run_command(cmd: &str, args: &[String]) -> Result<(), String> {
-    let c = find(cmd).ok_or_else(|| format!("unknown command '{cmd}'"))?;
-    let stdout = io::stdout();
-    let mut out = stdout.lock();
-    (c.run)(args, &mut out)
 }

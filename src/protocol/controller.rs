@@ -1,16 +1,16 @@
 //! The controller both dialects share: the game, the options, the hash table and
 //! the search thread. The dialects only translate lines into calls on it.
 
-use super::{Inbox, Msg};
+use super::{Inbox, Msg, Protocol};
 use crate::attacks::{Magic, SliderKind};
 use crate::bits::{BitPath, Cpu};
-use crate::board::{Board, MoveError, Position};
+use crate::board::{Board, MoveError, Position, MAX_HALFMOVE};
 use crate::search::{
     self, Control, Event, Features, Limits, SearchResult, Settings, ThreadData, TranspositionTable,
 };
 use crate::types::Move;
 use std::sync::atomic::Ordering;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, Once, Weak};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -124,9 +124,9 @@ pub struct Options {
     pub features: Features,
 }
 
-/// Limits of the options.
-pub const MAX_HASH_MB: usize = 1 << 16;
-pub const MAX_THREADS: usize = 256;
+/// Limits of the options (the first two are shared with the command line's
+/// `--hash` and `--threads`).
+pub use crate::extras::{MAX_HASH_MB, MAX_THREADS};
 pub const MAX_MULTIPV: usize = 256;
 pub const MAX_OVERHEAD_MS: u64 = 10_000;
 
@@ -176,23 +176,62 @@ pub struct Controller {
     pub inbox: Inbox,
     /// The CPU, read once (CPUID traps to the hypervisor on a virtual machine).
     pub cpu: Cpu,
+    /// The dialect, for the form of notices to the GUI.
+    protocol: Protocol,
+    /// Test only: make the next searches panic (the hidden `DebugPanic` option).
+    pub debug_panic: bool,
 }
 
 impl Controller {
     /// A controller reading its input from `inbox`, where its searches also
     /// report their end.
-    pub fn new(inbox: Inbox) -> Controller {
+    pub fn new(inbox: Inbox, protocol: Protocol) -> Controller {
         let cpu = Cpu::detect();
+        let control = Arc::new(Control::default());
+        watch_for_panics(&control);
         Controller {
             game: Game::new(Board::startpos()),
             opts: Options::for_cpu(&cpu),
             tt: None,
             data: Arc::new(Mutex::new(Vec::new())),
-            control: Arc::new(Control::default()),
+            control,
             running: None,
             next_id: 0,
             inbox,
             cpu,
+            protocol,
+            debug_panic: false,
+        }
+    }
+
+    /// A notice for the GUI's log: UCI `info string`, xboard a `#` comment.
+    pub fn note(&self, msg: &str) {
+        note(self.protocol, msg);
+    }
+
+    /// A notice the user should see: UCI `info string`, xboard `telluser`.
+    pub fn alert(&self, msg: &str) {
+        alert(self.protocol, msg);
+    }
+
+    /// The move to play when no search can give one: the first legal move in
+    /// the order the move generator gives them, or [`Move::NULL`] if none.
+    pub fn fallback_move(&self) -> Move {
+        let b = self.game.board();
+        b.legal_moves::<crate::bits::Portable>()
+            .iter()
+            .next()
+            .unwrap_or(Move::NULL)
+    }
+
+    /// The settings of the next search, from the options.
+    pub fn settings(&self) -> Settings {
+        Settings {
+            threads: self.opts.threads,
+            multipv: self.opts.multipv,
+            move_overhead: self.opts.move_overhead,
+            features: self.opts.features,
+            ponder: self.opts.ponder,
         }
     }
 
@@ -206,32 +245,63 @@ impl Controller {
         self.running.as_ref().map(|r| r.id)
     }
 
-    /// The hash table, allocated on first use.
+    /// The hash table, allocated on first use (at the size of the `Hash`
+    /// option, or the largest smaller one that can be had: see [`allocate`]).
     pub fn tt(&mut self) -> Result<Arc<TranspositionTable>, String> {
         if let Some(tt) = &self.tt {
             return Ok(tt.clone());
         }
-        let tt = TranspositionTable::new(self.opts.hash_mb)
-            .ok_or_else(|| format!("cannot allocate a {} MB hash table", self.opts.hash_mb))?;
+        let (tt, why) = allocate(self.opts.hash_mb, 0);
+        let tt = tt.ok_or_else(|| why.clone().unwrap_or_default())?;
+        if let Some(why) = why {
+            self.alert(&why);
+            self.opts.hash_mb = tt.size_mb().max(1);
+        }
         let tt = Arc::new(tt);
         self.tt = Some(tt.clone());
         Ok(tt)
     }
 
-    /// Resize the hash table (allocated now, zeroed by the OS). Only between searches.
+    /// Resize the hash table. Only between searches. If `mb` cannot be had, the
+    /// largest size that can (halving down from `mb`) is kept, and the returned
+    /// message says so: the engine must still be able to move.
     pub fn set_hash(&mut self, mb: usize) -> Result<(), String> {
         let _ = self.wait();
-        self.tt = None; // free the old table first: both may not fit at once
-        self.opts.hash_mb = mb;
-        self.tt().map(|_| ())
+        let held = self.tt.as_ref().map_or(0, |t| t.size_mb());
+        if held == mb {
+            return Ok(());
+        }
+        // Free the old table first: both may not fit at once.
+        self.tt = None;
+        let (tt, why) = allocate(mb, held);
+        self.opts.hash_mb = tt.as_ref().map_or(mb, |t| t.size_mb().max(1));
+        self.tt = tt.map(Arc::new);
+        why.map_or(Ok(()), Err)
     }
 
     /// Empty the hash table and forget what the threads learned.
+    ///
+    /// The table is zeroed in place by the search's number of threads, so its
+    /// pages are all written now rather than, after a fresh allocation, one by
+    /// one by the kernel during the next game's first search, on its clock.
     pub fn clear(&mut self) {
         let _ = self.wait();
-        if self.tt.is_some() {
-            self.tt = None;
-            let _ = self.tt();
+        let threads = self.opts.threads;
+        match self.tt.as_mut().map(Arc::get_mut) {
+            Some(Some(tt)) => tt.clear(threads),
+            // Still shared (never, once the search thread has ended): a new one.
+            Some(None) => {
+                self.tt = None;
+                let _ = self.tt();
+            }
+            // Not allocated yet: allocate it now, and write its pages now too.
+            None => {
+                if self.tt().is_ok() {
+                    if let Some(Some(tt)) = self.tt.as_mut().map(Arc::get_mut) {
+                        tt.clear(threads);
+                    }
+                }
+            }
         }
         if let Ok(mut d) = self.data.lock() {
             d.iter_mut().for_each(ThreadData::clear);
@@ -259,23 +329,28 @@ impl Controller {
         self.control
             .pondering
             .store(limits.ponder, Ordering::Relaxed);
-        let settings = Settings {
-            threads: self.opts.threads,
-            multipv: self.opts.multipv,
-            move_overhead: self.opts.move_overhead,
-            features: self.opts.features,
-            ponder: self.opts.ponder,
-        };
-        let (bits, slider, note) =
+        let settings = self.settings();
+        let (bits, slider, fallback) =
             crate::engine::resolve(self.opts.bits, self.opts.slider, &self.cpu);
-        if let Some(n) = note {
-            super::emit(&format!("info string {n}"));
+        if let Some(n) = fallback {
+            self.note(&n);
         }
         let root = *self.game.board();
-        let fen = root.to_fen();
+        let clock = root.halfmove_clock();
+        if clock >= MAX_HALFMOVE as u32 {
+            // The game is drawn by the rules, but a GUI that does not apply the
+            // 75-move rule still waits for a move, and loses on time without one.
+            self.note(&format!(
+                "the 75-move rule has drawn this game ({clock} plies without a capture or \
+                 pawn move); playing a move all the same"
+            ));
+        }
+        let fen = search_fen(&root);
         let history = self.game.history().to_vec();
         let control = self.control.clone();
         let data = self.data.clone();
+        let protocol = self.protocol;
+        let debug_panic = self.debug_panic;
         // From now on input must be read while the search runs.
         self.inbox.read_in_background();
         let tx = self.inbox.sender();
@@ -285,25 +360,75 @@ impl Controller {
             .stack_size(crate::search::STACK_SIZE)
             .spawn(move || {
                 let mut data = data.lock().unwrap_or_else(|e| e.into_inner());
-                let cb = |e: Event| report(&root, e);
-                let result = crate::with_engine!(bits, slider, E => {
-                    match Board::<<E as crate::engine::Engine>::Slider>::from_fen(&fen) {
-                        Ok(mut b) => {
-                            b.set_chess960(chess960);
-                            search::search::<E>(
-                                &b, &history, &limits, &settings, &tt, &control, &mut data, &cb,
-                            )
+                // The first move of the last main line reported: what a search
+                // that fails is replaced by.
+                let best_so_far = Mutex::new(Move::NULL);
+                let cb = |e: Event| {
+                    if let Event::Info(i) = &e {
+                        if i.multipv == 1 {
+                            if let Some(&m) = i.pv.first() {
+                                *best_so_far.lock().unwrap_or_else(|e| e.into_inner()) = m;
+                            }
+                            if debug_panic && i.depth >= 2 {
+                                panic!("DebugPanic: a panic on purpose, at depth {}", i.depth);
+                            }
                         }
-                        Err(_) => SearchResult {
-                            best: Move::NULL,
-                            ponder: None,
-                            score: 0,
-                            depth: 0,
-                            nodes: 0,
-                            pv: vec![],
-                        },
                     }
-                });
+                    report(&root, e)
+                };
+                // A panic anywhere in the search (helpers included: the panic
+                // hook stops the search, so the scope that joins them ends)
+                // lands here, and the GUI still gets a move.
+                let searched = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    crate::with_engine!(bits, slider, E => {
+                        match Board::<<E as crate::engine::Engine>::Slider>::from_fen(&fen) {
+                            Ok(mut b) => {
+                                b.set_chess960(chess960);
+                                Ok(search::search::<E>(
+                                    &b, &history, &limits, &settings, &tt, &control, &mut data,
+                                    &cb,
+                                ))
+                            }
+                            Err(e) => Err(format!("the search cannot set up the position: {e}")),
+                        }
+                    })
+                }));
+                let result = match searched {
+                    Ok(Ok(r)) if !r.best.is_null() || root_is_over(&root) => r,
+                    Ok(Ok(_)) => {
+                        let m = legal_or_first(&root, Move::NULL);
+                        note(protocol, "the search found no move; playing a legal one");
+                        played(m)
+                    }
+                    Ok(Err(why)) => {
+                        note(protocol, &format!("{why}; playing a legal move"));
+                        played(legal_or_first(&root, Move::NULL))
+                    }
+                    Err(payload) => {
+                        // What the histories held when the panic struck is not to
+                        // be trusted; the hash holds only whole atomic writes.
+                        data.iter_mut().for_each(ThreadData::clear);
+                        let before = *best_so_far.lock().unwrap_or_else(|e| e.into_inner());
+                        let m = legal_or_first(&root, before);
+                        let which = if m == before {
+                            "the best move so far"
+                        } else {
+                            "a legal move"
+                        };
+                        alert(
+                            protocol,
+                            &format!(
+                                "the search panicked ({}); playing {} ({which}). Please report \
+                                 this with the position: {}",
+                                panic_text(payload.as_ref()),
+                                root.to_uci(m),
+                                root.to_fen()
+                            ),
+                        );
+                        played(m)
+                    }
+                };
+                drop(data);
                 let _ = tx.send(Msg::SearchDone(id, result.clone()));
                 result
             })
@@ -356,5 +481,175 @@ impl Controller {
     /// Whether the running search was asked to stop.
     pub fn stopping(&self) -> bool {
         self.searching() && self.control.stop.load(Ordering::Relaxed)
+    }
+}
+
+/// A notice for the GUI's log in `protocol`'s form.
+fn note(protocol: Protocol, msg: &str) {
+    match protocol {
+        Protocol::Uci => super::emit(&format!("info string {msg}")),
+        Protocol::Xboard => super::emit(&format!("# {msg}")),
+    }
+}
+
+/// A notice for the user in `protocol`'s form (xboard shows `telluser` in a
+/// dialog, so only for what the user must act on).
+fn alert(protocol: Protocol, msg: &str) {
+    match protocol {
+        Protocol::Uci => super::emit(&format!("info string {msg}")),
+        Protocol::Xboard => super::emit(&format!("telluser brokkr: {msg}")),
+    }
+}
+
+/// The FEN the search thread sets its board up from. The FEN parser refuses a
+/// halfmove clock past the 75-move rule's 150 plies, which a game may still
+/// reach move by move; at 150 the search scores every quiet line as drawn all
+/// the same, so the clock is capped there rather than the position refused.
+fn search_fen(b: &Board<Magic>) -> String {
+    let fen = b.to_fen();
+    if b.halfmove_clock() <= MAX_HALFMOVE as u32 {
+        return fen;
+    }
+    let mut fields: Vec<String> = fen.split(' ').map(str::to_string).collect();
+    if fields.len() == 6 {
+        fields[4] = MAX_HALFMOVE.to_string();
+    }
+    fields.join(" ")
+}
+
+/// Whether the root has no legal move (mate or stalemate): then no move is right.
+fn root_is_over(b: &Board<Magic>) -> bool {
+    b.legal_moves::<crate::bits::Portable>().is_empty()
+}
+
+/// `m` if it is legal at `b`, else the first legal move ([`Move::NULL`] if none).
+fn legal_or_first(b: &Board<Magic>, m: Move) -> Move {
+    if !m.is_null() && b.is_legal::<crate::bits::Portable>(m) {
+        return m;
+    }
+    b.legal_moves::<crate::bits::Portable>()
+        .iter()
+        .next()
+        .unwrap_or(Move::NULL)
+}
+
+/// A result that plays `m` and knows nothing else.
+fn played(m: Move) -> SearchResult {
+    SearchResult {
+        best: m,
+        ponder: None,
+        score: 0,
+        depth: 0,
+        nodes: 0,
+        pv: if m.is_null() { vec![] } else { vec![m] },
+    }
+}
+
+/// A panic's message, if it has one.
+fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        s.to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "no message".into()
+    }
+}
+
+/// The controls of the searches of this process, for the panic hook.
+static SEARCHES: Mutex<Vec<Weak<Control>>> = Mutex::new(Vec::new());
+
+/// Register `control` with the panic hook, installed once per process.
+///
+/// A panic in a search thread must stop the whole search: the other threads
+/// would otherwise run on (a helper never checks the limits, and `go infinite`
+/// has none), and the scope that joins them would never hand the panic to the
+/// guard in [`Controller::go`]. The hook runs on the panicking thread before the
+/// unwinding, so it can raise the stop flag in time; it then hands over to the
+/// hook that was there before (which prints the message on stderr).
+fn watch_for_panics(control: &Arc<Control>) {
+    static HOOK: Once = Once::new();
+    HOOK.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            let thread = std::thread::current();
+            let name = thread.name().unwrap_or("");
+            if name.starts_with("brokkr-") && name.contains("search") {
+                // try_lock: a panic while the list is locked must not deadlock.
+                if let Ok(list) = SEARCHES.try_lock() {
+                    list.iter().filter_map(Weak::upgrade).for_each(|c| c.stop());
+                }
+            }
+            previous(info);
+        }));
+    });
+    if let Ok(mut list) = SEARCHES.lock() {
+        list.retain(|w| w.strong_count() > 0);
+        list.push(Arc::downgrade(control));
+    }
+}
+
+/// A hash table of `mb` MiB, or of the largest size that can be had, halving
+/// down to 1 MiB; with a message saying so when it is not `mb`. `held` MiB are
+/// about to be freed (the old table), so they count as available.
+///
+/// A size larger than the memory the system reports available (Linux's
+/// `MemAvailable`) is passed over without trying it: with overcommit, such an
+/// allocation may well succeed, and the kernel then kills the process when the
+/// table is written (`Clear Hash` writes all of it) rather than fail the request.
+pub fn allocate(mb: usize, held: usize) -> (Option<TranspositionTable>, Option<String>) {
+    let available = available_mb().map(|a| a + held);
+    let mut size = mb.max(1);
+    loop {
+        let fits = available.is_none_or(|a| size <= a);
+        if fits {
+            if let Some(tt) = TranspositionTable::new(size) {
+                let why = (size != mb).then(|| {
+                    format!("cannot allocate a {mb} MB hash table; using {size} MB instead")
+                });
+                return (Some(tt), why);
+            }
+        }
+        if size == 1 {
+            return (
+                None,
+                Some(format!(
+                    "cannot allocate a hash table of {mb} MB, nor of any size down to 1 MB"
+                )),
+            );
+        }
+        size /= 2;
+    }
+}
+
+/// The memory the system reports available, in MiB, where it says (Linux).
+fn available_mb() -> Option<usize> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib >> 10)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_ponder_option_reaches_the_search_settings() {
+        let mut c = Controller::new(Inbox::new(), Protocol::Uci);
+        assert!(!c.settings().ponder);
+        c.opts.ponder = true;
+        assert!(c.settings().ponder);
+    }
+
+    #[test]
+    fn the_search_fen_caps_the_halfmove_clock_at_the_75_move_rule() {
+        let mut b = Board::<Magic>::from_fen("8/8/4k3/8/8/3RK3/8/8 w - - 150 200").unwrap();
+        b.make::<crate::bits::Portable>(b.parse_uci("d3d1").unwrap());
+        assert_eq!(b.halfmove_clock(), 151);
+        assert!(Board::<Magic>::from_fen(&b.to_fen()).is_err());
+        let fen = search_fen(&b);
+        assert!(fen.ends_with(" 150 200"), "{fen}");
+        assert!(Board::<Magic>::from_fen(&fen).is_ok());
     }
 }

@@ -1,9 +1,13 @@
 //! The UCI dialect.
 //!
 //! Every bad line gets an `info string` that says what was wrong, and leaves the
-//! engine as it was: a `position` command with a bad FEN or move keeps the last
-//! good position, a bad `setoption` keeps the old value, a bad `go` argument is
-//! skipped (so the GUI still gets its `bestmove`).
+//! engine as it was: a `position` command with a bad FEN keeps the last good
+//! position, and one with a bad move plays the moves before it (as Stockfish
+//! does); a bad `setoption` keeps the old value, and a `Hash` that cannot be
+//! allocated leaves the largest table that can; a bad `go` argument is skipped,
+//! and if no limit is left the search goes to depth 1, so the GUI always gets
+//! its `bestmove`, a legal move whenever there is one (past the 75-move rule, or
+//! after a panic in the search, too).
 
 use super::controller::{
     Controller, Options, Reporter, MAX_HASH_MB, MAX_MULTIPV, MAX_OVERHEAD_MS, MAX_THREADS,
@@ -26,7 +30,7 @@ pub const AUTHORS: &str = "the brokkr developers";
 /// Run the UCI loop until `quit` or EOF. `first` is a line already read.
 pub fn run(inbox: Inbox, first: Option<String>, switches: bool) -> i32 {
     let mut uci = Uci {
-        ctl: Controller::new(inbox),
+        ctl: Controller::new(inbox, super::Protocol::Uci),
         switches,
     };
     if let Some(l) = first {
@@ -181,7 +185,14 @@ impl Uci {
             return;
         }
         match parse_position(args, self.ctl.opts.chess960) {
-            Ok(game) => self.ctl.game = game,
+            Ok((game, None)) => self.ctl.game = game,
+            // As Stockfish does: the moves before a bad one are played, and the
+            // position they reach is the one searched, so the move sent back is
+            // at least legal where the GUI's list went wrong.
+            Ok((game, Some(why))) => {
+                emit(&format!("info string position: {why}"));
+                self.ctl.game = game;
+            }
             Err(e) => emit(&format!(
                 "info string position: {e}; keeping the last position"
             )),
@@ -202,8 +213,10 @@ impl Uci {
         }
         let report: Reporter = Arc::new(report);
         if let Err(e) = self.ctl.go(limits, report) {
-            emit(&format!("info string go: {e}"));
-            emit("bestmove (none)");
+            // No search, but the GUI waits for a move all the same.
+            let m = self.ctl.fallback_move();
+            emit(&format!("info string go: {e}; playing a legal move"));
+            emit(&bestmove_line(&board, m, None));
         }
     }
 
@@ -235,7 +248,9 @@ impl Uci {
             return;
         }
         let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
-        if let Err(e) = crate::cli::run_command("bench", &args) {
+        // No search runs, so nothing else writes to stdout meanwhile.
+        let result = crate::extras::bench::run(&args, &mut std::io::stdout().lock());
+        if let Err(e) = result {
             emit(&format!("info string bench: {e}"));
         }
     }
@@ -439,6 +454,9 @@ pub fn set_option(ctl: &mut Controller, name: &str, value: Option<&str>) -> Resu
         // xboard names these without the space (python-chess splits on it).
         "clear hash" | "clear_hash" => ctl.clear(),
         "ponder" => ctl.opts.ponder = option_bool(name, value)?,
+        // Test only, and never listed: the next searches panic on purpose, so
+        // that the tests can see the guard in `Controller::go` at work.
+        "debugpanic" => ctl.debug_panic = option_bool(name, value)?,
         "multipv" => ctl.opts.multipv = option_number(name, value, 1, MAX_MULTIPV as u64)? as usize,
         "move overhead" | "move_overhead" => {
             ctl.opts.move_overhead =
@@ -523,8 +541,13 @@ pub fn switch_lines(o: &Options) -> Vec<String> {
     lines
 }
 
-/// Parse `startpos|fen FEN [moves M...]` into a game.
-fn parse_position(args: &[&str], chess960: bool) -> Result<super::controller::Game, String> {
+/// Parse `startpos|fen FEN [moves M...]` into a game. A bad setup is an error;
+/// a bad move ends the list there, and the game holds the moves before it, with
+/// a message that says so.
+fn parse_position(
+    args: &[&str],
+    chess960: bool,
+) -> Result<(super::controller::Game, Option<String>), String> {
     let moves_at = args.iter().position(|&w| w == "moves");
     let setup = &args[..moves_at.unwrap_or(args.len())];
     let fen = match setup {
@@ -545,15 +568,31 @@ fn parse_position(args: &[&str], chess960: bool) -> Result<super::controller::Ga
     let mut game = super::controller::Game::new(board);
     if let Some(i) = moves_at {
         for (n, mv) in args[i + 1..].iter().enumerate() {
-            game.push_str(mv, false)
-                .map_err(|e| format!("move {} ('{}'): {e}", n + 1, shown(mv)))?;
+            if let Err(e) = game.push_str(mv, false) {
+                let ignored = match args.len() - (i + 1) - n - 1 {
+                    0 => String::new(),
+                    1 => " (nor the move after it)".into(),
+                    left => format!(" (nor the {left} moves after it)"),
+                };
+                return Ok((
+                    game,
+                    Some(format!(
+                        "move {} ('{}') is not played{ignored}: {e}; searching the position \
+                         after the {n} move{} before it",
+                        n + 1,
+                        shown(mv),
+                        if n == 1 { "" } else { "s" },
+                    )),
+                ));
+            }
         }
     }
-    Ok(game)
+    Ok((game, None))
 }
 
 /// Parse `go`'s arguments. Bad values are skipped with a warning each, so the
-/// GUI still gets a search and a `bestmove`.
+/// GUI still gets a search and a `bestmove`; if that leaves no limit (and no
+/// `infinite`), the search goes to depth 1, so that the `bestmove` comes.
 pub fn parse_go(args: &[&str], board: &Board<Magic>) -> (Limits, Vec<String>) {
     let mut l = Limits::default();
     let mut warn = Vec::new();
@@ -657,6 +696,20 @@ pub fn parse_go(args: &[&str], board: &Board<Magic>) -> (Limits, Vec<String>) {
         }
         i += if takes_value { 2 } else { 1 };
     }
+    // A bad value was dropped, and with it perhaps the only limit the GUI meant:
+    // a search without one would run until `stop`, which a GUI that sent
+    // `go depth abc` will never send. Answer at once instead (depth 1), as a
+    // GUI that asked for a bounded search expects. A plain `go` with no limit at
+    // all, or with `infinite`, still searches until `stop`, as in Stockfish.
+    let bounded = l.depth.is_some()
+        || l.nodes.is_some()
+        || l.movetime.is_some()
+        || l.mate.is_some()
+        || l.time.is_some();
+    if !warn.is_empty() && !bounded && !l.infinite {
+        l.depth = Some(1);
+        warn.push("no valid limit left: searching to depth 1".into());
+    }
     (l, warn)
 }
 
@@ -712,14 +765,29 @@ mod tests {
         assert_eq!(l.depth, None);
         assert_eq!(l.time, Some(Duration::ZERO));
         assert_eq!(l.nodes, Some(i64::MAX as u64));
+        // A bad value that leaves no limit: depth 1, said in a second warning.
+        for bad in [
+            &["depth", "-1"][..],
+            &["depth", "abc"],
+            &["nodes", "-5"],
+            &["mate", "-3"],
+        ] {
+            let (l, w) = parse_go(bad, &b);
+            assert_eq!((l.depth, w.len()), (Some(1), 2), "{bad:?}: {w:?}");
+        }
+        let (l, _) = parse_go(&["infinite", "depth", "x"], &b);
+        assert_eq!(l.depth, None);
     }
 
     #[test]
-    fn position_keeps_nothing_from_a_bad_command() {
-        assert!(parse_position(&["startpos", "moves", "e2e4", "e2e4"], false).is_err());
+    fn position_keeps_the_moves_before_a_bad_one() {
+        let (g, why) =
+            parse_position(&["startpos", "moves", "e2e4", "e2e4", "e7e5"], false).unwrap();
+        assert_eq!(g.len(), 1);
+        assert!(why.unwrap().contains("move 2 ('e2e4')"));
         assert!(parse_position(&["fen", "8/8/8/8/8/8/8/8", "w", "-", "-"], false).is_err());
-        let g = parse_position(&["startpos", "moves", "e2e4", "e7e5"], false).unwrap();
-        assert_eq!(g.len(), 2);
+        let (g, why) = parse_position(&["startpos", "moves", "e2e4", "e7e5"], false).unwrap();
+        assert_eq!((g.len(), why), (2, None));
     }
 
     #[test]

@@ -1,9 +1,19 @@
 //! The xboard / CECP v2 dialect.
 //!
 //! The engine plays the side xboard gives it (`go`, `playother`), thinks on its
-//! own clock (`level`, `st`, `sd`, `time`, `otim`), ponders when told `hard`,
-//! analyses (`analyze` ... `exit`), and claims results by the rules. Bad input gets
-//! `Error (...): ...` or `Illegal move: ...` and changes nothing.
+//! own clock (`level`, `st`, `sd`, `time`, `otim`, and `nps` for a clock counted
+//! in nodes), ponders when told `hard`, analyses (`analyze` ... `exit`), accepts
+//! a draw offer when its score is not above zero, and claims results by the
+//! rules. Bad input gets `Error (...): ...` or `Illegal move: ...` and changes
+//! nothing.
+//!
+//! Until `level` or `st` says otherwise the time control is xboard's own
+//! default, 40 moves in 5 minutes. `new` starts the clocks of that control
+//! afresh (it forgets `time` and `otim`) and drops `sd`, `nps` and pondering
+//! on the first move, as the protocol says, but keeps `level` or `st`: they are
+//! the match's settings, which xboard sends once. Moves toward a `level`'s
+//! control are counted from the game's start (or the last `setboard`), not from
+//! the FEN's move number.
 
 use super::controller::{Controller, Game, Outcome, Reporter, MAX_HASH_MB, MAX_THREADS};
 use super::uci::{engine_name, set_option};
@@ -11,7 +21,7 @@ use super::{emit, shown, Inbox, Msg, MAX_LINE};
 use crate::attacks::{Magic, SliderKind};
 use crate::bits::BitPath;
 use crate::board::Board;
-use crate::search::{Event, Info, Limits, Score};
+use crate::search::{Event, Info, Limits, Score, TimeBudget};
 use crate::types::{Color, Move, MoveKind};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -54,30 +64,31 @@ struct Xboard {
     otim: Option<Duration>,
     /// The last search report, for `.` in analyze mode.
     last: Arc<Mutex<Option<Info>>>,
+    /// The root move the running search is on (depth, move, its number), for `.`.
+    current: Arc<Mutex<Option<(i32, Move, usize)>>>,
     started: Instant,
+    /// `nps`: nodes a second of the engine's clock, which then counts nodes
+    /// instead of wall time (`None`: wall time).
+    nps: Option<u64>,
+    /// The opponent offered a draw (`draw`), still to be answered.
+    draw_offered: bool,
 }
+
+/// xboard's own default time control: 40 moves in 5 minutes.
+const DEFAULT_TC: TimeControl = TimeControl {
+    mps: 40,
+    base: Duration::from_secs(300),
+    inc: Duration::ZERO,
+    per_move: None,
+};
+
+/// Accept a draw offer when the engine's score (centipawns, from its side) is
+/// at most this: when it does not think it is better.
+const DRAW_ACCEPT_CP: i32 = 0;
 
 /// Run the xboard loop until `quit` or EOF. `first` is a line already read.
 pub fn run(inbox: Inbox, first: Option<String>) -> i32 {
-    let mut x = Xboard {
-        ctl: Controller::new(inbox),
-        engine: Some(Color::Black),
-        post: Arc::new(AtomicBool::new(true)),
-        ponder: false,
-        analyze: false,
-        task: None,
-        tc: TimeControl {
-            mps: 0,
-            base: Duration::from_secs(300),
-            inc: Duration::ZERO,
-            per_move: None,
-        },
-        depth: None,
-        time: None,
-        otim: None,
-        last: Arc::new(Mutex::new(None)),
-        started: Instant::now(),
-    };
+    let mut x = Xboard::new(inbox);
     if let Some(l) = first {
         if !x.line(&l) {
             return 0;
@@ -96,7 +107,7 @@ pub fn run(inbox: Inbox, first: Option<String>) -> i32 {
             Msg::Eof => break,
             Msg::SearchDone(id, r) => {
                 if x.ctl.finished(id) {
-                    x.search_done(r.best, r.ponder);
+                    x.search_done(r.best, r.ponder, Some(r.score));
                 }
             }
         }
@@ -106,6 +117,26 @@ pub fn run(inbox: Inbox, first: Option<String>) -> i32 {
 }
 
 impl Xboard {
+    fn new(inbox: Inbox) -> Xboard {
+        Xboard {
+            ctl: Controller::new(inbox, super::Protocol::Xboard),
+            engine: Some(Color::Black),
+            post: Arc::new(AtomicBool::new(true)),
+            ponder: false,
+            analyze: false,
+            task: None,
+            tc: DEFAULT_TC,
+            depth: None,
+            time: None,
+            otim: None,
+            last: Arc::new(Mutex::new(None)),
+            current: Arc::new(Mutex::new(None)),
+            started: Instant::now(),
+            nps: None,
+            draw_offered: false,
+        }
+    }
+
     /// Handle one line; false to quit.
     fn line(&mut self, line: &str) -> bool {
         let line = line.trim();
@@ -116,7 +147,15 @@ impl Xboard {
         match cmd {
             "" => {}
             "xboard" | "accepted" | "rejected" | "random" | "computer" | "name" | "rating"
-            | "ics" | "white" | "black" | "draw" | "hint" | "bk" => {}
+            | "ics" | "white" | "black" | "bk" => {}
+            "draw" => self.draw_offered = true,
+            "hint" => {
+                // While pondering, the move expected from the user.
+                if let Some(Task::Ponder(m)) = self.task {
+                    let b = *self.ctl.game.board();
+                    emit(&format!("Hint: {}", move_text(&b, m)));
+                }
+            }
             "protover" => self.features(),
             "new" => self.new_game(),
             "variant" => self.variant(arg),
@@ -170,9 +209,13 @@ impl Xboard {
             },
             "post" => self.post.store(true, Ordering::Relaxed),
             "nopost" => self.post.store(false, Ordering::Relaxed),
-            "hard" => self.ponder = true,
+            "hard" => {
+                self.ponder = true;
+                self.ctl.opts.ponder = true;
+            }
             "easy" => {
                 self.ponder = false;
+                self.ctl.opts.ponder = false;
                 if matches!(self.task, Some(Task::Ponder(_))) {
                     self.stop_search();
                 }
@@ -191,7 +234,14 @@ impl Xboard {
             }
             "." => self.stat(),
             "memory" => match arg.parse::<usize>() {
-                Ok(mb) if (1..=MAX_HASH_MB).contains(&mb) => self.option("Hash", &mb.to_string()),
+                Ok(mb) if (1..=MAX_HASH_MB).contains(&mb) => {
+                    self.stop_search();
+                    // Not an `Error`: a smaller table is in place and the engine
+                    // plays on, but the user should know the setting did not take.
+                    if let Err(e) = self.ctl.set_hash(mb) {
+                        self.ctl.alert(&e);
+                    }
+                }
                 _ => error("bad memory", line),
             },
             "cores" => match arg.parse::<usize>() {
@@ -202,7 +252,11 @@ impl Xboard {
                 Some((n, v)) => self.option(n.trim(), v.trim()),
                 None => self.option(arg, ""),
             },
-            "nps" => error("not supported", line),
+            "nps" => match arg.parse::<u64>() {
+                Ok(0) => self.nps = None,
+                Ok(n) => self.nps = Some(n),
+                Err(_) => error("bad nps", line),
+            },
             "edit" => error("not supported (use setboard)", line),
             "quit" => return false,
             _ => {
@@ -237,8 +291,8 @@ impl Xboard {
         // One write for the whole answer: a GUI waiting for `done=1` is woken once.
         let lines = [
             format!(
-                "feature done=0 ping=1 setboard=1 usermove=1 time=1 draw=0 colors=0 analyze=1 \
-                 sigint=0 sigterm=0 reuse=1 san=0 nps=0 memory=1 smp=1 \
+                "feature done=0 ping=1 setboard=1 usermove=1 time=1 draw=1 colors=0 analyze=1 \
+                 sigint=0 sigterm=0 reuse=1 san=0 nps=1 memory=1 smp=1 \
                  variants=\"normal,fischerandom\" myname=\"{}\"",
                 engine_name()
             ),
@@ -261,6 +315,9 @@ impl Xboard {
         emit(&lines.join("\n"));
     }
 
+    /// `new`: the start position, the engine on Black, the clocks of the time
+    /// control afresh, no `sd` limit, wall-clock time (no `nps`). The time
+    /// control itself (`level` or `st`) stays.
     fn new_game(&mut self) {
         self.stop_search();
         self.analyze = false;
@@ -269,7 +326,10 @@ impl Xboard {
         self.ctl.new_game();
         self.engine = Some(Color::Black);
         self.depth = None;
-        self.tc.per_move = None;
+        self.time = None;
+        self.otim = None;
+        self.nps = None;
+        self.draw_offered = false;
     }
 
     fn variant(&mut self, v: &str) {
@@ -389,13 +449,11 @@ impl Xboard {
             emit(&format!("Illegal move (not your turn): {}", shown(s)));
             return;
         }
-        // A ponder search on the move just played becomes the real search.
-        if self.task == Some(Task::Ponder(m)) && self.ctl.pondering() {
-            self.ctl.game.push(m);
-            self.task = Some(Task::Think);
-            self.ctl.ponderhit();
-            return;
-        }
+        // A ponder hit: the search starts again on the clock xboard sent with the
+        // move (`time` comes before `usermove`). A search's time budget is fixed
+        // when it starts, and the ponder search's came from the clock before the
+        // opponent's move, counted from the start of pondering. What it found
+        // stays in the hash table, so the new search is back at its depth soon.
         self.stop_search();
         self.ctl.game.push(m);
         if self.analyze {
@@ -419,7 +477,7 @@ impl Xboard {
         if self.engine != Some(self.side()) || self.ctl.game.outcome().is_some() {
             return;
         }
-        let limits = self.limits();
+        let limits = self.in_nodes(self.limits());
         self.start(limits, Task::Think);
     }
 
@@ -441,7 +499,7 @@ impl Xboard {
             self.ctl.game = saved;
             return;
         }
-        let mut limits = self.limits();
+        let mut limits = self.in_nodes(self.limits());
         limits.ponder = true;
         self.start(limits, Task::Ponder(expected));
         self.ctl.game = saved;
@@ -462,22 +520,42 @@ impl Xboard {
     fn start(&mut self, limits: Limits, task: Task) {
         let post = self.post.clone();
         let last = self.last.clone();
-        let report: Reporter = Arc::new(move |root: &Board<Magic>, e: Event| {
-            if let Event::Info(i) = e {
-                if post.load(Ordering::Relaxed) {
-                    emit(&thinking_line(root, &i));
-                }
+        let current = self.current.clone();
+        let report: Reporter = Arc::new(move |root: &Board<Magic>, e: Event| match e {
+            Event::Info(i) => {
+                // Kept before it is shown, so a `.` sent on seeing it finds it.
+                let line = post
+                    .load(Ordering::Relaxed)
+                    .then(|| thinking_line(root, &i));
                 if let Ok(mut l) = last.lock() {
                     *l = Some(i);
+                }
+                if let Some(line) = line {
+                    emit(&line);
+                }
+            }
+            Event::CurrMove { depth, mv, number } => {
+                if let Ok(mut c) = current.lock() {
+                    *c = Some((depth, mv, number));
                 }
             }
         });
         if let Ok(mut l) = self.last.lock() {
             *l = None;
         }
+        if let Ok(mut c) = self.current.lock() {
+            *c = None;
+        }
         self.started = Instant::now();
         match self.ctl.go(limits, report) {
             Ok(_) => self.task = Some(task),
+            Err(e) if task == Task::Think => {
+                // No search, but the clock runs: a legal move beats a loss on time.
+                self.ctl.alert(&format!("{e}; playing a legal move"));
+                let m = self.ctl.fallback_move();
+                self.task = Some(Task::Think);
+                self.search_done(m, None, None);
+            }
             Err(e) => error("search", &e),
         }
     }
@@ -496,7 +574,10 @@ impl Xboard {
         l.time = Some(time);
         l.inc = self.tc.inc;
         if self.tc.mps > 0 {
-            let played = self.ctl.game.board().fullmove_number().saturating_sub(1);
+            // The engine's moves since the game's start (or `setboard`): it is to
+            // move, so it has made half the plies, rounded down. The FEN's move
+            // number says nothing about when this game's control began.
+            let played = (self.ctl.game.len() / 2) as u32;
             l.movestogo = Some(self.tc.mps - played % self.tc.mps);
         }
         if self.depth.is_some() && self.time.is_none() && self.tc.per_move.is_none() {
@@ -505,8 +586,32 @@ impl Xboard {
         l
     }
 
-    /// The search finished: play its move if it was thinking.
-    fn search_done(&mut self, best: Move, ponder: Option<Move>) {
+    /// `limits` with the clock counted in nodes, `nps` of them a second: the
+    /// budget the time manager would give (without the overhead, which is for
+    /// pipes and the GUI, not for a clock that counts nodes) becomes a node limit.
+    fn in_nodes(&self, mut l: Limits) -> Limits {
+        let Some(nps) = self.nps else {
+            return l;
+        };
+        let seconds = if let Some(t) = l.movetime {
+            Some(t.as_secs_f64())
+        } else {
+            TimeBudget::new(&l, Duration::ZERO, false).map(|b| b.soft.as_secs_f64())
+        };
+        if let Some(secs) = seconds {
+            l.nodes = Some(((secs * nps as f64) as u64).max(1));
+            l.movetime = None;
+            l.time = None;
+            l.inc = Duration::ZERO;
+            l.movestogo = None;
+        }
+        l
+    }
+
+    /// The search finished: play its move if it was thinking, accepting a draw
+    /// offer first if `score` (the engine's, in centipawns) says it is not
+    /// better.
+    fn search_done(&mut self, best: Move, ponder: Option<Move>, score: Option<i32>) {
         let task = self.task.take();
         if task != Some(Task::Think) {
             return;
@@ -514,6 +619,13 @@ impl Xboard {
         if best.is_null() {
             self.claim_result();
             return;
+        }
+        // An offer stands until the engine moves; answering it with an offer of
+        // its own agrees the draw, silence declines it.
+        let offered = std::mem::take(&mut self.draw_offered);
+        let known = score.filter(|s| s.abs() <= crate::search::score::MATE);
+        if offered && known.is_some_and(|s| s <= DRAW_ACCEPT_CP) {
+            emit("offer draw");
         }
         let b = *self.ctl.game.board();
         emit(&format!("move {}", move_text(&b, best)));
@@ -538,19 +650,28 @@ impl Xboard {
             return;
         }
         let last = self.last.lock().ok().and_then(|l| l.clone());
+        let current = self.current.lock().ok().and_then(|c| *c);
         let cs = self.started.elapsed().as_millis() / 10;
+        let b = self.ctl.game.board();
+        let total = b.count_moves::<crate::bits::Portable>();
         match last {
             Some(i) => {
-                let mv =
-                    i.pv.first()
-                        .map_or(String::from("-"), |&m| self.ctl.game.board().to_uci(m));
-                let total = self.ctl.game.board().count_moves::<crate::bits::Portable>();
+                // `stat01: time nodes ply mvleft mvtot mvname`. The search names
+                // the root move it is on only in long iterations; then that is
+                // the move and what is left of the list after it. Otherwise the
+                // last finished iteration is what is known: nothing left of it,
+                // and its best move.
+                let (depth, left, mv) = match current {
+                    Some((d, m, n)) if d > i.depth => (d, total.saturating_sub(n as u64), Some(m)),
+                    _ => (i.depth, 0, i.pv.first().copied()),
+                };
+                let mv = mv.map_or(String::from("-"), |m| move_text(b, m));
                 emit(&format!(
-                    "stat01: {cs} {} {} {total} {total} {mv}",
-                    i.nodes, i.depth
+                    "stat01: {cs} {} {depth} {left} {total} {mv}",
+                    i.nodes
                 ));
             }
-            None => emit(&format!("stat01: {cs} 0 0 0 0")),
+            None => emit(&format!("stat01: {cs} 0 0 {total} {total}")),
         }
     }
 }

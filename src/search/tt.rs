@@ -291,6 +291,46 @@ impl TranspositionTable {
         }
         used * 1000 / (buckets * 4)
     }
+
+    /// Empty the table in place, zeroing it with up to `threads` threads, each
+    /// its own slice (as Stockfish clears its table).
+    ///
+    /// A new game used to get a freshly allocated table instead, whose pages the
+    /// kernel then zeroed one by one as the first search touched them, on the
+    /// clock; this writes every page now. Below 64 MiB one thread is quicker
+    /// than starting others.
+    pub fn clear(&mut self, threads: usize) {
+        const PER_THREAD_MIN: usize = (64 << 20) / std::mem::size_of::<Bucket>();
+        let threads = threads.clamp(1, (self.len / PER_THREAD_MIN).max(1));
+        // SAFETY: `&mut self` means no other reference to the buckets exists, and
+        // `buckets` points to `len` of them, allocated in `new`.
+        let all = unsafe { std::slice::from_raw_parts_mut(self.buckets, self.len) };
+        // The slices are a queue that every thread, this one included, takes
+        // from: a thread that cannot be started leaves its share to the others.
+        let parts: Vec<std::sync::Mutex<Option<&mut [Bucket]>>> = all
+            .chunks_mut(self.len.div_ceil(threads))
+            .map(|p| std::sync::Mutex::new(Some(p)))
+            .collect();
+        let work = || {
+            for p in &parts {
+                let taken = p.lock().ok().and_then(|mut p| p.take());
+                if let Some(part) = taken {
+                    // SAFETY: `part` is borrowed uniquely, and all-zero bytes are a
+                    // valid `Bucket` (atomic integers) and the empty entry.
+                    unsafe { std::ptr::write_bytes(part.as_mut_ptr(), 0, part.len()) }
+                }
+            }
+        };
+        std::thread::scope(|scope| {
+            for _ in 1..threads {
+                let _ = std::thread::Builder::new()
+                    .name("brokkr-tt-clear".into())
+                    .spawn_scoped(scope, work);
+            }
+            work();
+        });
+        *self.generation.get_mut() = 0;
+    }
 }
 
 impl Drop for TranspositionTable {

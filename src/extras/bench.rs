@@ -2,7 +2,7 @@
 //! hash table, and print the node count (the search's signature: with one thread it
 //! is the same on every run and for every bit path and backend) and the speed.
 
-use super::Args;
+use super::{write_error, Args, MAX_HASH_MB, MAX_THREADS};
 use crate::board::Board;
 use crate::engine::Engine;
 use crate::search::{self, Control, Limits, Settings, ThreadData, TranspositionTable};
@@ -21,8 +21,8 @@ Searches 48 positions (openings, middlegames, tactics, endgames, Chess960) to DE
 With one thread, N is the same on every run, bit path and backend.
 
   DEPTH            plies, 1-64
-  --threads N      search threads (default 1)
-  --hash MB        hash table size (default 16)
+  --threads N      search threads, 1-256 (default 1)
+  --hash MB        hash table size in MiB, 1-65536 (default 16), as the Hash option
   --bits PATH      bitscan/popcount path (asm, bmi, table, portable, extern, extern-bmi)
   --slider NAME    slider-attack backend (magic, pext, rotated, kindergarten, rayloop)";
 
@@ -40,14 +40,16 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
             .ok_or_else(|| format!("bad depth '{d}': expected a whole number from 1 to 64"))?,
         more => return Err(format!("unexpected arguments: {}", more[1..].join(" "))),
     };
-    let threads = parse_range(&a, "threads", 1, 1, 256)?;
-    let hash = parse_range(&a, "hash", 16, 1, 1 << 20)?;
+    // The same ranges as the `Threads` and `Hash` options: a size the engine
+    // refuses to play with is no size to measure it with.
+    let threads = parse_range(&a, "threads", 1, 1, MAX_THREADS)?;
+    let hash = parse_range(&a, "hash", 16, 1, MAX_HASH_MB)?;
     let (bits, slider) = super::search_pair(&a)?;
     crate::with_engine!(bits, slider, E => bench::<E>(depth, threads, hash, out))
 }
 
 /// The value of `--name`, a whole number from `lo` to `hi`, or `default`.
-pub(super) fn parse_range(
+pub fn parse_range(
     a: &Args,
     name: &str,
     default: usize,
@@ -74,20 +76,21 @@ pub fn bench<E: Engine>(
     out: &mut dyn Write,
 ) -> Result<(), String> {
     let (nodes, secs) = run_bench::<E>(depth, threads, hash_mb, |i, fen, r| {
-        noteln!(
+        super::note(&format!(
             "position {:>2}/{}: {:>9} nodes  bestmove {}  ({fen})",
             i + 1,
             search::bench::POSITIONS.len(),
             r.nodes,
             Board::<E::Slider>::from_fen(fen).map_or(String::new(), |b| b.to_uci(r.best)),
-        );
+        ));
     })?;
-    say!(out, "Nodes searched: {nodes}");
-    say!(
+    writeln!(out, "Nodes searched: {nodes}").map_err(write_error)?;
+    writeln!(
         out,
         "Nodes/second: {}",
         (nodes as f64 / secs.max(1e-9)) as u64
-    );
+    )
+    .map_err(write_error)?;
     Ok(())
 }
 

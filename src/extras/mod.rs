@@ -1,0 +1,71 @@
+//! What both the command line ([`crate::cli`]) and the protocol loops
+//! ([`crate::protocol`]) use: `bench`, the option parser it takes its arguments
+//! with, the choice of bit path and slider backend, the limits of the engine's
+//! options, and safe quoting of input in messages.
+//!
+//! They live below both so that neither calls into the other for them: the
+//! command line starts the protocol loop, and the protocol loop's `bench` runs
+//! from here, not through the command line.
+
+pub mod args;
+pub mod bench;
+pub mod text;
+
+pub use args::Args;
+
+use std::io::{self, Write};
+
+/// The largest hash table, in MiB, that the `Hash` option, xboard's `memory` and
+/// `--hash` accept.
+pub const MAX_HASH_MB: usize = 1 << 16;
+/// The most search threads that `Threads`, xboard's `cores` and `--threads` accept.
+pub const MAX_THREADS: usize = 256;
+
+/// The message for a failed write to a command's output.
+pub fn write_error(e: io::Error) -> String {
+    format!("cannot write output: {e}")
+}
+
+/// A line on stderr. A message to a closed or full stderr has nowhere else to
+/// go, so a failed write is ignored rather than turned into a panic.
+pub(crate) fn note(line: &str) {
+    let _ = writeln!(io::stderr(), "{line}");
+}
+
+/// The built (bit path, backend) pair the search runs for `--bits`/`--slider`
+/// (or the config file, or the CPU): [`choice`], then the fallback of
+/// [`crate::engine::resolve`], reported on stderr when it applies.
+pub fn search_pair(a: &Args) -> Result<(crate::bits::BitPath, crate::attacks::SliderKind), String> {
+    let c = choice(a)?;
+    let (bits, slider, fallback) =
+        crate::engine::resolve(c.bits, c.slider, &crate::bits::Cpu::detect());
+    if let Some(n) = fallback {
+        note(&format!("brokkr: {n}"));
+    }
+    Ok((bits, slider))
+}
+
+/// The bit path and slider backend: `--bits`/`--slider` if given, else the
+/// config file written by `brokkr paths --save`, else the CPU's default.
+pub fn choice(a: &Args) -> Result<crate::config::Choice, String> {
+    use crate::attacks::SliderKind;
+    use crate::bits::{BitPath, Cpu};
+    let cpu = Cpu::detect();
+    let bits = a.parsed::<BitPath>("bits")?;
+    if let Some(p) = bits.filter(|p| !p.available(&cpu)) {
+        return Err(format!(
+            "bit path '{p}' is not available on this CPU ({cpu})"
+        ));
+    }
+    let slider = a.parsed::<SliderKind>("slider")?;
+    if let Some(k) = slider.filter(|k| !k.available(&cpu)) {
+        return Err(format!(
+            "slider backend '{k}' is not available on this CPU ({cpu})"
+        ));
+    }
+    let choice = crate::config::Choice::resolve(&cpu, bits, slider);
+    for w in &choice.warnings {
+        note(&format!("brokkr: warning: {w} (ignored)"));
+    }
+    Ok(choice)
+}
