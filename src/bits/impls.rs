@@ -326,7 +326,8 @@ mod out_of_line {
         #[inline(always)]
         fn msb(b: u64) -> u32 {
             if !crate::bits::cpu::has_bmi_path() {
-                return Portable::msb(b);
+                // The inline `bsr`, which answers zero itself.
+                return super::x86::bsr(b);
             }
             unsafe { brokkr_msb_lzcnt(b) }
         }

@@ -36,11 +36,18 @@
 //! of `bsf`/`bsr` as undefined for a zero source, and a CPU without BMI1 runs
 //! `tzcnt` as `bsf`. So each of them sits behind a zero test that answers 64 or 127
 //! itself (inline or before the out-of-line call); the table path tests for zero
-//! too, and `lzcnt` (run only on a CPU with LZCNT) and the portable path are
-//! defined for zero. Where the word is already known to be non-zero, as in the
-//! `while b != 0 { pop_lsb }` loops, the compiler drops the test. Test and debug
-//! builds assert the non-zero source at each instruction, and a unit test checks
-//! every path on zero.
+//! too, and `lzcnt` (run only on a CPU with LZCNT) is defined for zero. Where the
+//! word is already known to be non-zero, as in the `while b != 0 { pop_lsb }`
+//! loops, the compiler drops the test. Test and debug builds assert the non-zero
+//! source at each instruction, and a unit test checks every path on zero.
+//!
+//! The portable path is `trailing_zeros`/`leading_zeros`, whose instructions are
+//! the compiler's choice, not ours: for the x86-64 baseline rustc 1.95 emits
+//! `mov $64` then `rep bsf` (and `mov $127` then `bsr`), relying on the
+//! destination being left unchanged for zero, which AMD documents. A zero test in
+//! Rust does not prevent it: the optimiser folds `if b == 0 { 64 } else {
+//! b.trailing_zeros() }` back into that form. The same holds for every
+//! `trailing_zeros` elsewhere in the crate.
 
 pub(crate) mod cpu;
 mod impls;
