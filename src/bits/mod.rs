@@ -55,6 +55,57 @@ mod impls;
 pub use cpu::Cpu;
 pub use impls::{Asm, Bmi, Extern, ExternBmi, Portable, Table};
 
+#[cfg(test)]
+pub(crate) use counting::Counting;
+
+/// A path for unit tests: the portable answers, counted per thread, so a test can
+/// check that generic code scans with the path it is given.
+#[cfg(test)]
+mod counting {
+    use super::{sealed::Sealed, BitPath, Bits, Portable};
+    use std::cell::Cell;
+
+    thread_local! {
+        static SCANS: Cell<u64> = const { Cell::new(0) };
+    }
+
+    /// Portable scans, each counted (see [`Counting::scans`]).
+    #[derive(Clone, Copy, Debug, Default)]
+    pub(crate) struct Counting;
+
+    impl Counting {
+        /// Scans and popcounts made through this path on this thread so far.
+        pub(crate) fn scans() -> u64 {
+            SCANS.with(Cell::get)
+        }
+
+        fn count() {
+            SCANS.with(|c| c.set(c.get() + 1));
+        }
+    }
+
+    impl Sealed for Counting {}
+
+    impl Bits for Counting {
+        const PATH: BitPath = BitPath::Portable;
+
+        fn lsb(b: u64) -> u32 {
+            Counting::count();
+            Portable::lsb(b)
+        }
+
+        fn msb(b: u64) -> u32 {
+            Counting::count();
+            Portable::msb(b)
+        }
+
+        fn popcount(b: u64) -> u32 {
+            Counting::count();
+            Portable::popcount(b)
+        }
+    }
+}
+
 use std::fmt;
 use std::str::FromStr;
 

@@ -362,3 +362,49 @@ impl<S: Slider> Board<S> {
         self.restore(undo);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::attacks::Magic;
+    use crate::bits::{Counting, Portable};
+    use crate::board::Board;
+
+    /// make and make_null scan with the path they are given (what `bench --bits`
+    /// measures), and the path changes nothing but the speed.
+    #[test]
+    fn make_and_make_null_scan_with_the_path_they_are_given() {
+        // Castling both ways, en passant, promotions, a pin and checks to give.
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+        ];
+        for fen in fens {
+            let b = Board::<Magic>::from_fen(fen).unwrap();
+            for m in b.legal_moves::<Portable>().iter() {
+                let mut c = b;
+                let before = Counting::scans();
+                c.make::<Counting>(m);
+                assert!(
+                    Counting::scans() > before,
+                    "{fen} {m:?}: make scanned no bit through B"
+                );
+                assert_eq!(c, b.with_move::<Portable>(m), "{fen} {m:?}");
+                assert_eq!(b.key_after::<Counting>(m), c.key(), "{fen} {m:?}");
+            }
+            if !b.in_check() {
+                let mut c = b;
+                let before = Counting::scans();
+                c.make_null::<Counting>();
+                assert!(
+                    Counting::scans() > before,
+                    "{fen}: make_null scanned no bit through B"
+                );
+                let mut p = b;
+                p.make_null::<Portable>();
+                assert_eq!(c, p, "{fen}");
+            }
+        }
+    }
+}
