@@ -41,6 +41,20 @@ pub enum Bound {
 }
 
 impl Bound {
+    /// How a node's best score bounds its value: a fail high (at or above
+    /// `beta`) is a lower bound; otherwise exact when a PV node's best move raised
+    /// alpha (`raised_alpha`), else an upper bound (every move failed low).
+    #[inline(always)]
+    pub fn of_search(best_score: i32, beta: i32, raised_alpha: bool) -> Bound {
+        if best_score >= beta {
+            Bound::Lower
+        } else if raised_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+
     fn from_bits(b: u64) -> Bound {
         match b & 3 {
             0 => Bound::None,

@@ -341,13 +341,7 @@ impl<E: Engine> Worker<'_, E> {
 
         // Step 19. Store, and correct the evaluation by what the search found.
         if excluded.is_null() && !(root && self.pv_idx > 0) {
-            let bound = if best_score >= beta {
-                Bound::Lower
-            } else if PV && !best_move.is_null() {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
+            let bound = Bound::of_search(best_score, beta, PV && !best_move.is_null());
             self.shared
                 .tt
                 .store(key, best_move, best_score, evals.raw, depth, bound, ply);

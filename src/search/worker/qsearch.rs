@@ -132,13 +132,7 @@ impl<E: Engine> Worker<'_, E> {
 
         // Step 5. Store. A PV node whose best move raised alpha knows the exact
         // value, as in the main search.
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if PV && !best_move.is_null() {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of_search(best_score, beta, PV && !best_move.is_null());
         self.shared
             .tt
             .store(key, best_move, best_score, evals.raw, 0, bound, ply);
