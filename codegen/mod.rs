@@ -12,6 +12,7 @@ pub mod geometry;
 pub mod leapers;
 pub mod magic;
 pub mod masks;
+pub mod net;
 pub mod olithink;
 pub mod pseudo;
 pub mod rotated;

@@ -14,6 +14,7 @@ pub mod eval;
 pub mod extras;
 pub mod measure;
 pub mod moves;
+pub mod nnue;
 pub mod protocol;
 pub mod qbb;
 pub mod search;

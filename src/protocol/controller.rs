@@ -86,7 +86,9 @@ impl Game {
                 Outcome::Stalemate
             });
         }
-        if b.halfmove_clock() >= 100 {
+        // Mate was ruled out above, so the rule's mate exception cannot apply;
+        // the one draw rule lives in `board::draw`.
+        if self.position.is_fifty_move_draw::<crate::bits::Portable>() {
             return Some(Outcome::FiftyMoves);
         }
         if self.position.is_threefold() {

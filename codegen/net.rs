@@ -1,0 +1,313 @@
+//! The network file: one format for the net `build.rs` embeds, the nets
+//! `EvalFile` loads, and the nets `brokkr train` exports. Std only, so that
+//! `build.rs` can read it.
+//!
+//! All numbers are little-endian. A 48-byte header, then the quantised weights:
+//!
+//! | offset | type | what |
+//! |---|---|---|
+//! | 0 | `[u8; 8]` | magic, `BRKKRNN1` |
+//! | 8 | `u32` | format version, 1 |
+//! | 12 | `u32` | inputs, 768 (colour × kind × square, from each side's view) |
+//! | 16 | `u32` | hidden neurons per perspective `H` (a multiple of 32, at most [`MAX_HIDDEN`]) |
+//! | 20 | `u32` | output buckets `B` (1 to [`MAX_BUCKETS`]), chosen by the number of pieces |
+//! | 24 | `u32` | activation, 1 = squared clipped ReLU |
+//! | 28 | `u32` | `QA`, the accumulator's scale, 255 |
+//! | 32 | `u32` | `QB`, the output weights' scale, 64 |
+//! | 36 | `u32` | `SCALE`, centipawns per unit of output, 400 |
+//! | 40 | `u64` | FNV-1a 64 hash of everything after the header |
+//! | 48 | `[i16; 768 × H]` | input weights, input-major (one row of `H` per input) |
+//! | … | `[i16; H]` | accumulator biases |
+//! | … | `[i16; B × 2H]` | output weights per bucket: the side to move's half, then the other's |
+//! | … | `[i32; B]` | output biases (scale `QA × QB`) |
+//!
+//! A file of another size, magic, version, shape or hash is refused with a
+//! message that says which.
+
+/// The first eight bytes of every net file.
+pub const MAGIC: &[u8; 8] = b"BRKKRNN1";
+/// The format version this code reads and writes.
+pub const VERSION: u32 = 1;
+/// Inputs per perspective: 2 colours × 6 kinds × 64 squares.
+pub const INPUTS: usize = 768;
+/// The largest hidden layer a file may declare.
+pub const MAX_HIDDEN: usize = 1024;
+/// The most output buckets a file may declare.
+pub const MAX_BUCKETS: usize = 8;
+/// The activation code for squared clipped ReLU, the only one the engine runs.
+pub const SCRELU: u32 = 1;
+/// The accumulator's quantisation: 1.0 in the float net is `QA` in the engine.
+pub const QA: i32 = 255;
+/// The output weights' quantisation.
+pub const QB: i32 = 64;
+/// Bytes in the header.
+pub const HEADER: usize = 48;
+
+/// A net as its file holds it: the shape and the quantised weights.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NetFile {
+    /// Hidden neurons per perspective.
+    pub hidden: usize,
+    /// Output buckets.
+    pub buckets: usize,
+    /// Centipawns per unit of the output.
+    pub scale: i32,
+    /// `INPUTS × hidden`, input-major.
+    pub ft_weights: Vec<i16>,
+    /// `hidden`.
+    pub ft_bias: Vec<i16>,
+    /// `buckets × 2 × hidden`.
+    pub out_weights: Vec<i16>,
+    /// `buckets`.
+    pub out_bias: Vec<i32>,
+}
+
+/// FNV-1a, 64 bits: the file's checksum (not a cryptographic hash; it finds a
+/// damaged or truncated file, and names a net in `info string`s).
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+/// The size of a file holding a net of this shape.
+pub fn file_size(hidden: usize, buckets: usize) -> usize {
+    HEADER + 2 * (INPUTS * hidden + hidden + buckets * 2 * hidden) + 4 * buckets
+}
+
+fn u32_at(b: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
+}
+
+impl NetFile {
+    /// Read a net from a file's bytes.
+    pub fn parse(bytes: &[u8]) -> Result<NetFile, String> {
+        if bytes.len() < HEADER {
+            return Err(format!(
+                "not a brokkr net: {} bytes, shorter than the {HEADER}-byte header",
+                bytes.len()
+            ));
+        }
+        if &bytes[..8] != MAGIC {
+            return Err("not a brokkr net: the file does not start with BRKKRNN1".to_string());
+        }
+        let field = |i: usize| u32_at(bytes, 8 + 4 * i);
+        let (version, inputs, hidden, buckets) = (field(0), field(1), field(2), field(3));
+        let (activation, qa, qb, scale) = (field(4), field(5), field(6), field(7));
+        if version != VERSION {
+            return Err(format!(
+                "net format version {version}; this brokkr reads version {VERSION}"
+            ));
+        }
+        if inputs as usize != INPUTS {
+            return Err(format!(
+                "a net for {inputs} inputs; brokkr's architecture has {INPUTS}"
+            ));
+        }
+        let (hidden, buckets) = (hidden as usize, buckets as usize);
+        if hidden == 0 || hidden % 32 != 0 || hidden > MAX_HIDDEN {
+            return Err(format!(
+                "hidden layer of {hidden}: must be a multiple of 32 from 32 to {MAX_HIDDEN}"
+            ));
+        }
+        if buckets == 0 || buckets > MAX_BUCKETS {
+            return Err(format!(
+                "{buckets} output buckets: must be 1 to {MAX_BUCKETS}"
+            ));
+        }
+        if activation != SCRELU {
+            return Err(format!(
+                "activation {activation}: brokkr runs squared clipped ReLU (1) only"
+            ));
+        }
+        if qa as i32 != QA || qb as i32 != QB {
+            return Err(format!(
+                "quantisation QA={qa} QB={qb}: brokkr's inference uses QA={QA} QB={QB}"
+            ));
+        }
+        if scale == 0 || scale > 10_000 {
+            return Err(format!("output scale {scale}: must be 1 to 10000"));
+        }
+        let want = file_size(hidden, buckets);
+        if bytes.len() != want {
+            return Err(format!(
+                "{} bytes where a net with {hidden} hidden neurons and {buckets} buckets has \
+                 {want}: truncated, or another shape",
+                bytes.len()
+            ));
+        }
+        let stored = u64::from_le_bytes(bytes[40..48].try_into().expect("8 bytes"));
+        let actual = fnv1a(&bytes[HEADER..]);
+        if stored != actual {
+            return Err(format!(
+                "checksum mismatch (header {stored:016x}, contents {actual:016x}): the file is damaged"
+            ));
+        }
+        let mut at = HEADER;
+        let mut i16s = |n: usize| -> Vec<i16> {
+            let v = bytes[at..at + 2 * n]
+                .chunks_exact(2)
+                .map(|c| i16::from_le_bytes([c[0], c[1]]))
+                .collect();
+            at += 2 * n;
+            v
+        };
+        let ft_weights = i16s(INPUTS * hidden);
+        let ft_bias = i16s(hidden);
+        let out_weights = i16s(buckets * 2 * hidden);
+        let out_bias = bytes[at..]
+            .chunks_exact(4)
+            .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        Ok(NetFile {
+            hidden,
+            buckets,
+            scale: scale as i32,
+            ft_weights,
+            ft_bias,
+            out_weights,
+            out_bias,
+        })
+    }
+
+    /// The file's bytes, header and checksum included.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut body = Vec::with_capacity(file_size(self.hidden, self.buckets));
+        for w in self
+            .ft_weights
+            .iter()
+            .chain(&self.ft_bias)
+            .chain(&self.out_weights)
+        {
+            body.extend_from_slice(&w.to_le_bytes());
+        }
+        for b in &self.out_bias {
+            body.extend_from_slice(&b.to_le_bytes());
+        }
+        let mut out = Vec::with_capacity(HEADER + body.len());
+        out.extend_from_slice(MAGIC);
+        for v in [
+            VERSION,
+            INPUTS as u32,
+            self.hidden as u32,
+            self.buckets as u32,
+            SCRELU,
+            QA as u32,
+            QB as u32,
+            self.scale as u32,
+        ] {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        out.extend_from_slice(&fnv1a(&body).to_le_bytes());
+        out.extend_from_slice(&body);
+        out
+    }
+
+    /// The checksum that names this net.
+    pub fn hash(&self) -> u64 {
+        let bytes = self.to_bytes();
+        u64::from_le_bytes(bytes[40..48].try_into().expect("8 bytes"))
+    }
+
+    /// Static Rust for the embedded net: the weights as arrays, aligned to 64
+    /// bytes for the vector paths, and their shape as constants.
+    pub fn rust_source(&self, origin: &str) -> String {
+        use std::fmt::Write;
+        let mut s = String::new();
+        let _ = writeln!(
+            s,
+            "// Generated by brokkr's build.rs from {origin}. Do not edit."
+        );
+        let _ = writeln!(s, "pub const HIDDEN: usize = {};", self.hidden);
+        let _ = writeln!(s, "pub const BUCKETS: usize = {};", self.buckets);
+        let _ = writeln!(s, "pub const SCALE: i32 = {};", self.scale);
+        let _ = writeln!(s, "pub const HASH: u64 = 0x{:016x};", self.hash());
+        let mut array = |name: &str, ty: &str, values: &mut dyn Iterator<Item = String>| {
+            let v: Vec<String> = values.collect();
+            let _ = writeln!(
+                s,
+                "pub static {name}: Aligned<[{ty}; {}]> = Aligned([",
+                v.len()
+            );
+            for line in v.chunks(24) {
+                let _ = writeln!(s, "{},", line.join(","));
+            }
+            let _ = writeln!(s, "]);");
+        };
+        array(
+            "FT_WEIGHTS",
+            "i16",
+            &mut self.ft_weights.iter().map(|x| x.to_string()),
+        );
+        array(
+            "FT_BIAS",
+            "i16",
+            &mut self.ft_bias.iter().map(|x| x.to_string()),
+        );
+        array(
+            "OUT_WEIGHTS",
+            "i16",
+            &mut self.out_weights.iter().map(|x| x.to_string()),
+        );
+        array(
+            "OUT_BIAS",
+            "i32",
+            &mut self.out_bias.iter().map(|x| x.to_string()),
+        );
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tiny() -> NetFile {
+        let hidden = 32;
+        NetFile {
+            hidden,
+            buckets: 2,
+            scale: 400,
+            ft_weights: (0..INPUTS * hidden)
+                .map(|i| (i % 251) as i16 - 125)
+                .collect(),
+            ft_bias: (0..hidden).map(|i| i as i16).collect(),
+            out_weights: (0..4 * hidden).map(|i| (i % 17) as i16 - 8).collect(),
+            out_bias: vec![-7, 1234],
+        }
+    }
+
+    #[test]
+    fn a_net_survives_the_round_trip() {
+        let net = tiny();
+        let bytes = net.to_bytes();
+        assert_eq!(bytes.len(), file_size(32, 2));
+        assert_eq!(NetFile::parse(&bytes).unwrap(), net);
+    }
+
+    #[test]
+    fn damaged_files_are_refused_with_the_reason() {
+        let bytes = tiny().to_bytes();
+        let err = |b: &[u8]| NetFile::parse(b).unwrap_err();
+        assert!(err(&bytes[..bytes.len() - 1]).contains("truncated"));
+        assert!(err(&bytes[..20]).contains("shorter"));
+        let mut b = bytes.clone();
+        b[0] = b'X';
+        assert!(err(&b).contains("BRKKRNN1"));
+        let mut b = bytes.clone();
+        *b.last_mut().unwrap() ^= 1;
+        assert!(err(&b).contains("checksum"));
+        let mut b = bytes.clone();
+        b[16] = 48; // hidden 48: not a multiple of 32
+        assert!(err(&b).contains("multiple of 32"));
+        let mut b = bytes.clone();
+        b[13] = 2; // 512 inputs
+        assert!(err(&b).contains("inputs"));
+        let mut b = bytes;
+        b[8] = 2;
+        assert!(err(&b).contains("version"));
+    }
+}

@@ -1,0 +1,7 @@
+//! The network: an efficiently updatable neural network (NNUE) evaluation.
+//!
+//! 768 inputs per perspective ([`features`]) → a hidden layer of `H` neurons per
+//! perspective (the accumulator, `i16`) → squared clipped ReLU → one output per
+//! material bucket. The file format is in [`crate::codegen::net`].
+
+pub mod features;
