@@ -12,6 +12,7 @@ fn main() {
     println!("cargo:rerun-if-changed=codegen");
     println!("cargo:rerun-if-changed=asm");
     println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-changed=nets");
 
     let out = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     let tables = codegen::all_tables();
@@ -22,6 +23,7 @@ fn main() {
     if fs::read_to_string(&path).ok().as_deref() != Some(source.as_str()) {
         fs::write(&path, source).expect("write OUT_DIR/tables.rs");
     }
+    embed_net(&out);
     commit();
 
     let arch = env::var("CARGO_CFG_TARGET_ARCH").unwrap_or_default();
@@ -63,5 +65,51 @@ fn commit() {
     // A path that does not exist would make cargo run the script every build.
     for p in watch.iter().filter(|p| Path::new(p).exists()) {
         println!("cargo:rerun-if-changed={}", p.display());
+    }
+}
+
+/// Embed the net that `nets/DEFAULT` names (one line: the file's name in `nets/`
+/// and its FNV-1a hash in hex) as static arrays in `OUT_DIR/net.rs`. The hash is
+/// checked twice: the file's own header against its contents, and the header
+/// against the hash `DEFAULT` records, so a damaged or swapped file stops the
+/// build instead of shipping. Without `nets/DEFAULT` the binary has no net and
+/// plays with the hand-written evaluation.
+fn embed_net(out: &Path) {
+    let source = match fs::read_to_string("nets/DEFAULT") {
+        Err(_) => "pub const PRESENT: bool = false;\n\
+                   pub const NAME: &str = \"\";\n\
+                   pub const HIDDEN: usize = 32;\n\
+                   pub const BUCKETS: usize = 1;\n\
+                   pub const SCALE: i32 = 400;\n\
+                   pub const HASH: u64 = 0;\n\
+                   pub static FT_WEIGHTS: Aligned<[i16; 0]> = Aligned([]);\n\
+                   pub static FT_BIAS: Aligned<[i16; 0]> = Aligned([]);\n\
+                   pub static OUT_WEIGHTS: Aligned<[i16; 0]> = Aligned([]);\n\
+                   pub static OUT_BIAS: Aligned<[i32; 0]> = Aligned([]);\n"
+            .to_string(),
+        Ok(line) => {
+            let mut words = line.split_whitespace();
+            let (Some(name), Some(hash)) = (words.next(), words.next()) else {
+                panic!("nets/DEFAULT: expected '<file> <fnv-1a hash in hex>', found {line:?}");
+            };
+            let path = Path::new("nets").join(name);
+            let bytes = fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let net = codegen::net::NetFile::parse(&bytes)
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let actual = format!("{:016x}", net.hash());
+            assert!(
+                actual == hash.to_ascii_lowercase(),
+                "{}: hash {actual}, but nets/DEFAULT records {hash}",
+                path.display()
+            );
+            format!(
+                "pub const PRESENT: bool = true;\npub const NAME: &str = {name:?};\n{}",
+                net.rust_source(&path.display().to_string())
+            )
+        }
+    };
+    let path = out.join("net.rs");
+    if fs::read_to_string(&path).ok().as_deref() != Some(source.as_str()) {
+        fs::write(&path, source).expect("write OUT_DIR/net.rs");
     }
 }

@@ -22,24 +22,98 @@
 
 use crate::attacks::{Slider, SliderKind};
 use crate::bits::{BitPath, Bits, Cpu};
+use crate::nnue::vector::{Vector, VectorPath};
 use std::fmt;
 use std::marker::PhantomData;
 
-/// A bit path and a slider backend, bundled for the search.
+/// A bit path, a slider backend and the network's vector path, bundled for the
+/// search.
 pub trait Engine: Copy + Default + Send + Sync + fmt::Debug + 'static {
     /// Bitscan and popcount.
     type Bits: Bits;
     /// Slider attacks (and the state the board keeps for them).
     type Slider: Slider;
+    /// The network's vector operations.
+    type Vector: Vector;
 }
 
-/// The [`Engine`] made of bit path `B` and backend `S`.
-#[derive(Clone, Copy, Default, Debug)]
-pub struct Pair<B: Bits, S: Slider>(PhantomData<(B, S)>);
+/// The [`Engine`] made of bit path `B`, backend `S` and vector path `V` (the
+/// baseline path unless named).
+pub struct Pair<B: Bits, S: Slider, V: Vector = Baseline>(PhantomData<(B, S, V)>);
 
-impl<B: Bits, S: Slider> Engine for Pair<B, S> {
+// By hand, not derived: a derive would ask the type parameters for the traits
+// too, and a vector path's token has no `Default` (only `detect` makes one).
+impl<B: Bits, S: Slider, V: Vector> Clone for Pair<B, S, V> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<B: Bits, S: Slider, V: Vector> Copy for Pair<B, S, V> {}
+impl<B: Bits, S: Slider, V: Vector> Default for Pair<B, S, V> {
+    fn default() -> Self {
+        Pair(PhantomData)
+    }
+}
+impl<B: Bits, S: Slider, V: Vector> fmt::Debug for Pair<B, S, V> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Pair<{}, {}>", std::any::type_name::<B>(), V::PATH)
+    }
+}
+
+impl<B: Bits, S: Slider, V: Vector> Engine for Pair<B, S, V> {
     type Bits = B;
     type Slider = S;
+    type Vector = V;
+}
+
+/// The vector path every CPU of the target has: SSE2 on x86-64, plain Rust
+/// elsewhere.
+#[cfg(target_arch = "x86_64")]
+pub type Baseline = crate::nnue::vector::Sse2;
+/// The vector path every CPU of the target has: SSE2 on x86-64, plain Rust
+/// elsewhere.
+#[cfg(not(target_arch = "x86_64"))]
+pub type Baseline = crate::nnue::vector::Portable;
+
+/// The vector path of [`Baseline`].
+pub const BASELINE: VectorPath = <Baseline as Vector>::PATH;
+
+/// The bit-path and backend pairs built with every vector path (the others run
+/// [`Baseline`]): the two a modern x86-64 picks by default, so the network's
+/// paths can be compared under the whole engine and a player gets the fastest.
+pub const ALL_VECTORS: [(BitPath, SliderKind); 2] = [
+    (BitPath::Bmi, SliderKind::Magic),
+    (BitPath::Bmi, SliderKind::Pext),
+];
+
+/// The vector path that runs with `bits` and `slider` for a requested one, and
+/// a message when it differs (the CPU lacks it, or the pair is built with the
+/// baseline path only).
+pub fn resolve_vector(
+    bits: BitPath,
+    slider: SliderKind,
+    vector: VectorPath,
+) -> (VectorPath, Option<String>) {
+    if !vector.available() {
+        let v = if ALL_VECTORS.contains(&(bits, slider)) {
+            VectorPath::best()
+        } else {
+            BASELINE
+        };
+        return (
+            v,
+            Some(format!(
+                "this CPU cannot run the {vector} vector path; running {v}"
+            )),
+        );
+    }
+    if vector != BASELINE && !ALL_VECTORS.contains(&(bits, slider)) {
+        let note = format!(
+            "bits={bits} slider={slider} is built with the {BASELINE} vector path only; running it"
+        );
+        return (BASELINE, Some(note));
+    }
+    (vector, None)
 }
 
 /// The pairs the search is built for.
@@ -81,24 +155,28 @@ pub fn resolve(
     (b, s, Some(note))
 }
 
-/// Run `$body` with the type alias `$E` bound to the [`Engine`] of a built pair.
+/// Run `$body` with the type alias `$E` bound to the [`Engine`] of a built pair
+/// and vector path.
 ///
-/// `$bits` and `$slider` must name a built pair (see [`resolve`]); any other pair
-/// runs `portable` with `magic`, which every CPU can run.
+/// `$bits` and `$slider` must name a built pair (see [`resolve`]) and `$vector` a
+/// path that [`resolve_vector`] returned for it; anything else runs `portable`
+/// with `magic` and the baseline vector path, which every CPU can run.
 #[macro_export]
 macro_rules! with_engine {
-    ($bits:expr, $slider:expr, $E:ident => $body:expr) => {{
+    ($bits:expr, $slider:expr, $vector:expr, $E:ident => $body:expr) => {{
         use $crate::attacks::SliderKind as __K;
         use $crate::bits::BitPath as __P;
+        #[allow(unused_imports)]
+        use $crate::nnue::vector::VectorPath as __V;
         match ($bits, $slider) {
-            (__P::Bmi, __K::Magic) => {
-                type $E = $crate::engine::Pair<$crate::bits::Bmi, $crate::attacks::Magic>;
+            (__P::Bmi, __K::Magic) => $crate::with_vector!($vector, __Vec => {
+                type $E = $crate::engine::Pair<$crate::bits::Bmi, $crate::attacks::Magic, __Vec>;
                 $body
-            }
-            (__P::Bmi, __K::Pext) => {
-                type $E = $crate::engine::Pair<$crate::bits::Bmi, $crate::attacks::Pext>;
+            }),
+            (__P::Bmi, __K::Pext) => $crate::with_vector!($vector, __Vec => {
+                type $E = $crate::engine::Pair<$crate::bits::Bmi, $crate::attacks::Pext, __Vec>;
                 $body
-            }
+            }),
             (__P::Bmi, __K::Rotated) => {
                 type $E = $crate::engine::Pair<$crate::bits::Bmi, $crate::attacks::Rotated>;
                 $body

@@ -12,6 +12,7 @@ use crate::attacks::{Magic, Slider, SliderKind};
 use crate::bits::{BitPath, Bits, Cpu};
 use crate::board::perft::perft;
 use crate::board::Board;
+use crate::nnue::Vector as _;
 use crate::qbb;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -186,6 +187,87 @@ pub struct Report {
     pub cpu: Cpu,
     pub bits: Vec<BitTiming>,
     pub perft: Vec<PerftTiming>,
+    /// The network's vector paths, fastest first.
+    pub vectors: Vec<VectorTiming>,
+}
+
+/// One vector path of the network: how fast it updates accumulators and
+/// evaluates.
+#[derive(Clone, Debug)]
+pub struct VectorTiming {
+    pub path: crate::nnue::VectorPath,
+    /// Hidden neurons of the net measured.
+    pub hidden: usize,
+    /// Accumulator updates per second: one move's change (a row added, one
+    /// removed) applied to both perspectives, parent to child.
+    pub updates_per_sec: f64,
+    /// Output layers per second (both perspectives' activations times the
+    /// output weights).
+    pub evals_per_sec: f64,
+}
+
+/// The net `paths` measures: the embedded one, or one of the common size
+/// (256) with zero weights where the binary has none (the speed does not
+/// depend on the weights).
+fn measured_net() -> crate::nnue::Network {
+    crate::nnue::Network::embedded().unwrap_or_else(|| {
+        let h = 256;
+        let file = crate::codegen::net::NetFile {
+            hidden: h,
+            buckets: 1,
+            scale: 400,
+            ft_weights: vec![0; crate::codegen::net::INPUTS * h],
+            ft_bias: vec![0; h],
+            out_weights: vec![0; 2 * h],
+            out_bias: vec![0],
+        };
+        crate::nnue::Network::from_file(file, "zero net for timing")
+    })
+}
+
+/// Time one vector path: the median of 5 samples of each operation.
+fn time_vector<V: crate::nnue::Vector>(v: V, net: &crate::nnue::Network) -> VectorTiming {
+    use crate::nnue::features::INPUTS;
+    let h = net.hidden();
+    let mut a = vec![0i16; h];
+    let mut b = vec![0i16; h];
+    // Rows spread over the table, as a game's moves are.
+    let rows: Vec<(usize, usize)> = (0..64)
+        .map(|i| ((i * 97) % INPUTS, (i * 389 + 11) % INPUTS))
+        .collect();
+    let median = |mut xs: Vec<f64>| {
+        xs.sort_by(f64::total_cmp);
+        xs[xs.len() / 2]
+    };
+    let mut update_rates = Vec::new();
+    let mut eval_rates = Vec::new();
+    for _ in 0..5 {
+        let (mut n, t) = (0u64, Instant::now());
+        while t.elapsed() < SAMPLE {
+            for &(add, sub) in &rows {
+                // Both perspectives: two updates per move.
+                v.update(&mut b, &a, &[net.row(add)], &[net.row(sub)]);
+                v.update(&mut a, &b, &[net.row(sub)], &[net.row(add)]);
+                n += 1;
+            }
+        }
+        black_box(&a);
+        update_rates.push(n as f64 / t.elapsed().as_secs_f64());
+        let (mut n, t) = (0u64, Instant::now());
+        while t.elapsed() < SAMPLE {
+            for _ in 0..64 {
+                black_box(net.output(v, black_box(&a), black_box(&b), 32));
+                n += 1;
+            }
+        }
+        eval_rates.push(n as f64 / t.elapsed().as_secs_f64());
+    }
+    VectorTiming {
+        path: V::PATH,
+        hidden: h,
+        updates_per_sec: median(update_rates),
+        evals_per_sec: median(eval_rates),
+    }
 }
 
 /// Measure every available path and backend, calling `progress` before each step
@@ -202,13 +284,15 @@ pub fn measure(mut progress: impl FnMut(usize, usize, &str)) -> Report {
         .collect();
     let default_bits = BitPath::default_for(&cpu).0;
     let default_slider = SliderKind::default_for(&cpu).0;
-    let total = paths.len() * 2 + sliders.len();
+    let vectors = crate::nnue::VectorPath::runnable();
+    let total = paths.len() * 2 + sliders.len() + vectors.len();
     let mut step = 0;
     let boards = sample_bitboards();
     let mut report = Report {
         cpu: cpu.clone(),
         bits: vec![],
         perft: vec![],
+        vectors: vec![],
     };
     for &p in &paths {
         step += 1;
@@ -243,6 +327,16 @@ pub fn measure(mut progress: impl FnMut(usize, usize, &str)) -> Report {
         time_qbb_perft::<B, S>()
     }, _ => time_qbb_perft::<B, Magic>()));
     report.perft.push(t);
+    let net = measured_net();
+    for p in vectors {
+        step += 1;
+        progress(step, total, &format!("network {p}"));
+        let t = crate::with_vector!(p, V => match V::detect() {
+            Some(v) => time_vector(v, &net),
+            None => time_vector(crate::nnue::vector::Portable, &net),
+        });
+        report.vectors.push(t);
+    }
     report
 }
 

@@ -124,7 +124,7 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
         hash_mb: parse_range(&a, "hash", 16, 1, 1 << 16)?,
     };
     let (bits, slider) = super::search_pair(&a)?;
-    crate::with_engine!(bits, slider, E => generate::<E>(&job, out))
+    crate::with_engine!(bits, slider, crate::engine::BASELINE, E => generate::<E>(&job, out))
 }
 
 /// Tallies of the games played in this run.

@@ -20,9 +20,10 @@ use crate::types::{Color, Move};
 use std::io::{BufReader, IsTerminal, Write};
 use std::time::{Duration, Instant};
 
-pub const HELP: &str = "\
+pub const HELP: &str = concat!(
+    "\
 usage: brokkr epd FILE [--movetime MS] [--depth D] [--nodes N] [--threads N] [--hash MB]
-                       [--bits PATH] [--slider NAME]
+                       [--bits PATH] [--slider NAME] [--net FILE | --hce] [--simd PATH]
 
 Runs an EPD test suite: searches every position of FILE with a fresh hash table
 and counts it solved when the chosen move is one of its `bm` moves (if it has
@@ -47,7 +48,10 @@ position is an error.
                    gives the same result every time)
   --hash MB        hash table size (default 16)
   --bits PATH      bitscan/popcount path (asm, bmi, table, portable, extern, extern-bmi)
-  --slider NAME    slider-attack backend (magic, pext, rotated, kindergarten, rayloop)";
+  --slider NAME    slider-attack backend (magic, pext, rotated, kindergarten, rayloop)
+",
+    crate::extras::EVAL_HELP!()
+);
 
 /// The time per position when no limit is given.
 pub const DEFAULT_MOVETIME_MS: usize = 1000;
@@ -60,9 +64,9 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     let a = Args::parse(
         args,
         &[
-            "movetime", "depth", "nodes", "threads", "hash", "bits", "slider",
+            "movetime", "depth", "nodes", "threads", "hash", "bits", "slider", "net", "simd",
         ],
-        &[],
+        &["hce"],
     )?;
     let file = match a.positional.as_slice() {
         [f] => f.clone(),
@@ -78,13 +82,15 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     let threads = parse_range(&a, "threads", 1, 1, crate::extras::MAX_THREADS)?;
     let hash = parse_range(&a, "hash", 16, 1, crate::extras::MAX_HASH_MB)?;
     let (bits, slider) = super::search_pair(&a)?;
+    let eval = crate::extras::eval_choice(&a, bits, slider)?;
     let job = Job {
         file,
         limits,
         threads,
         hash_mb: hash,
+        net: eval.net,
     };
-    crate::with_engine!(bits, slider, E => run_suite::<E>(&job, out))
+    crate::with_engine!(bits, slider, eval.vector, E => run_suite::<E>(&job, out))
 }
 
 /// The search limits from the options: any of movetime, depth and nodes (the
@@ -119,6 +125,7 @@ struct Job {
     limits: Limits,
     threads: usize,
     hash_mb: usize,
+    net: Option<std::sync::Arc<crate::nnue::Network>>,
 }
 
 /// One position of a suite and what solves it.
@@ -159,6 +166,7 @@ fn run_suite<E: Engine>(job: &Job, out: &mut dyn Write) -> Result<(), String> {
         threads: job.threads,
         // No GUI or pipe to wait for: --movetime is the whole search.
         move_overhead: Duration::ZERO,
+        net: job.net.clone(),
         ..Settings::default()
     };
     let progress = Progress::new(std::io::stderr().is_terminal());

@@ -4,9 +4,12 @@ use super::choice;
 use super::Args;
 use crate::board::Board;
 use crate::eval::eval_report;
+use crate::nnue::Vector;
 
-pub const HELP: &str = "\
+pub const HELP: &str = concat!(
+    "\
 usage: brokkr eval [--fen FEN] [--off GROUPS] [--on GROUPS] [--bits PATH] [--slider NAME]
+                   [--net FILE | --hce] [--simd PATH]
 
   --fen FEN        the position (default: the start position)
   --off GROUPS     switch term groups off, comma-separated: mobility, pawns,
@@ -16,14 +19,24 @@ usage: brokkr eval [--fen FEN] [--off GROUPS] [--on GROUPS] [--bits PATH] [--sli
                    development), same names
   --bits PATH      bitscan/popcount path (asm, bmi, table, portable, extern, extern-bmi)
   --slider NAME    slider-attack backend (magic, pext, rotated, kindergarten, rayloop)
+",
+    crate::extras::EVAL_HELP!(),
+    "
 
-Prints each term's middlegame and endgame value for White and for Black, the
-phase and the scale factor, then `Final (white): N cp` and
-`Final (side to move): N cp`.";
+Prints the hand-written evaluation's terms: each term's middlegame and endgame
+value for White and for Black, the phase and the scale factor, then
+`Final (white): N cp` and `Final (side to move): N cp`. With a network (the
+embedded one unless --hce), then `NNUE (white): N cp` and `NNUE (side to move):
+N cp`, and the net that gave them."
+);
 
 /// Run `brokkr eval` with `args` (after the command name).
 pub fn run(args: &[String]) -> Result<(), String> {
-    let a = Args::parse(args, &["fen", "off", "on", "bits", "slider"], &["help"])?;
+    let a = Args::parse(
+        args,
+        &["fen", "off", "on", "bits", "slider", "net", "simd"],
+        &["help", "hce"],
+    )?;
     if a.flag("help") {
         println!("{HELP}");
         return Ok(());
@@ -41,12 +54,23 @@ pub fn run(args: &[String]) -> Result<(), String> {
         terms = terms.with(&crate::eval::Term::parse_list(list)?, true);
     }
     let choice = choice(&a)?;
+    let eval = crate::extras::eval_choice(&a, choice.bits, choice.slider)?;
     crate::with_bits!(choice.bits, B => crate::with_slider!(choice.slider, S => {
         let board = match a.value("fen") {
             Some(fen) => Board::<S>::from_fen(fen).map_err(|e| format!("bad FEN: {e}"))?,
             None => Board::<S>::startpos(),
         };
         println!("{}", eval_report::<B, S>(&board, terms));
+        if let Some(net) = &eval.net {
+            let cp = crate::with_vector!(eval.vector, V => match V::detect() {
+                Some(v) => crate::nnue::evaluate_fresh(v, net, &board),
+                None => crate::nnue::evaluate_fresh(crate::nnue::vector::Portable, net, &board),
+            });
+            let white = if board.side_to_move() == crate::types::Color::White { cp } else { -cp };
+            println!("NNUE (white): {white} cp");
+            println!("NNUE (side to move): {cp} cp");
+            println!("Network: {} on the {} path", net.describe(), eval.vector);
+        }
         Ok(())
     }))
 }

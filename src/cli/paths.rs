@@ -14,8 +14,10 @@ use std::io::{IsTerminal, Write};
 pub const HELP: &str = "\
 usage: brokkr paths [--json] [--save]
 
-Measures lsb/msb/popcount for every bitscan path and perft speed for every slider
-backend and bit path on this CPU, then says which ones brokkr picks and why.
+Measures lsb/msb/popcount for every bitscan path, perft speed for every slider
+backend and bit path, and the network's accumulator updates and evaluations per
+second on every vector path (avx512, avx2, sse2, portable) this CPU runs, then
+says which ones brokkr picks and why.
 The qbb row is the quad-bitboard board, which is built for the stateless
 lookups only (magic, pext, kindergarten).
   --json   print the results as JSON
@@ -310,6 +312,34 @@ fn text(r: &Report, choice: &Choice, best: &Best) -> String {
         );
     }
 
+    if let Some(portable) = r
+        .vectors
+        .iter()
+        .find(|t| t.path == crate::nnue::VectorPath::Portable)
+    {
+        let _ = writeln!(
+            s,
+            "\nNetwork vector paths (768 -> {}x2; millions per second, median; ratio to portable):",
+            portable.hidden
+        );
+        let _ = writeln!(
+            s,
+            "  {:<9} {:>9} {:>7} {:>9} {:>7}",
+            "path", "updates", "ratio", "evals", "ratio"
+        );
+        for t in &r.vectors {
+            let _ = writeln!(
+                s,
+                "  {:<9} {:>9.2} {:>7.2} {:>9.2} {:>7.2}",
+                t.path.name(),
+                t.updates_per_sec / 1e6,
+                t.updates_per_sec / portable.updates_per_sec,
+                t.evals_per_sec / 1e6,
+                t.evals_per_sec / portable.evals_per_sec
+            );
+        }
+    }
+
     let _ = writeln!(s, "\nbrokkr picks:");
     let _ = writeln!(
         s,
@@ -322,6 +352,15 @@ fn text(r: &Report, choice: &Choice, best: &Best) -> String {
         "  slider = {} ({})",
         choice.slider,
         source_text(&choice.slider_source)
+    );
+    let fastest = r.vectors.iter().max_by(|a, b| {
+        (a.updates_per_sec * a.evals_per_sec).total_cmp(&(b.updates_per_sec * b.evals_per_sec))
+    });
+    let _ = writeln!(
+        s,
+        "  simd   = {} (the widest path this CPU runs; measured fastest: {})",
+        crate::nnue::VectorPath::best(),
+        fastest.map_or("-", |t| t.path.name())
     );
     let default_slider = SliderKind::default_for(&r.cpu).0;
     let default_bits = BitPath::default_for(&r.cpu).0;
@@ -395,9 +434,22 @@ fn json(r: &Report, choice: &Choice, best: &Best) -> String {
             )
         })
         .collect();
+    let vectors: Vec<String> = r
+        .vectors
+        .iter()
+        .map(|t| {
+            format!(
+                "{{\"path\":{},\"hidden\":{},\"updates_per_sec\":{:.0},\"evals_per_sec\":{:.0}}}",
+                json_str(t.path.name()),
+                t.hidden,
+                t.updates_per_sec,
+                t.evals_per_sec
+            )
+        })
+        .collect();
     format!(
         "{{\"cpu\":{{\"vendor\":{},\"brand\":{},\"family\":{},\"model\":{},\"features\":{},\"fast_pext\":{}}},\
-         \"bits\":[{}],\"perft\":[{}],\
+         \"bits\":[{}],\"perft\":[{}],\"vectors\":[{}],\
          \"pick\":{{\"bits\":{},\"bits_reason\":{},\"slider\":{},\"slider_reason\":{}}},\
          \"fastest\":{{\"bits\":{},\"slider\":{}}}}}",
         json_str(&c.vendor),
@@ -408,6 +460,7 @@ fn json(r: &Report, choice: &Choice, best: &Best) -> String {
         c.fast_pext(),
         bits.join(","),
         perft.join(","),
+        vectors.join(","),
         json_str(choice.bits.name()),
         json_str(&source_text(&choice.bits_source)),
         json_str(choice.slider.name()),

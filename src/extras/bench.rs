@@ -9,8 +9,10 @@ use crate::search::{self, Control, Limits, Settings, ThreadData, TranspositionTa
 use std::io::Write;
 use std::time::Instant;
 
-pub const HELP: &str = "\
+pub const HELP: &str = concat!(
+    "\
 usage: brokkr bench [DEPTH] [--threads N] [--hash MB] [--bits PATH] [--slider NAME]
+                    [--net FILE | --hce] [--simd PATH]
 
 Searches 48 positions (openings, middlegames, tactics, endgames, Chess960) to DEPTH
 (default 11) with a fresh hash table each, then prints
@@ -24,13 +26,20 @@ With one thread, N is the same on every run, bit path and backend.
   --threads N      search threads, 1-256 (default 1)
   --hash MB        hash table size in MiB, 1-65536 (default 16), as the Hash option
   --bits PATH      bitscan/popcount path (asm, bmi, table, portable, extern, extern-bmi)
-  --slider NAME    slider-attack backend (magic, pext, rotated, kindergarten, rayloop)";
+  --slider NAME    slider-attack backend (magic, pext, rotated, kindergarten, rayloop)
+",
+    super::EVAL_HELP!()
+);
 
 /// The depth `bench` searches by default.
 pub const DEFAULT_DEPTH: i32 = 11;
 
 pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
-    let a = Args::parse(args, &["threads", "hash", "bits", "slider"], &[])?;
+    let a = Args::parse(
+        args,
+        &["threads", "hash", "bits", "slider", "net", "simd"],
+        &["hce"],
+    )?;
     let depth = match a.positional.as_slice() {
         [] => DEFAULT_DEPTH,
         [d] => d
@@ -45,7 +54,13 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     let threads = parse_range(&a, "threads", 1, 1, MAX_THREADS)?;
     let hash = parse_range(&a, "hash", 16, 1, MAX_HASH_MB)?;
     let (bits, slider) = super::search_pair(&a)?;
-    crate::with_engine!(bits, slider, E => bench::<E>(depth, threads, hash, out))
+    let eval = super::eval_choice(&a, bits, slider)?;
+    let settings = Settings {
+        threads,
+        net: eval.net,
+        ..Settings::default()
+    };
+    crate::with_engine!(bits, slider, eval.vector, E => bench::<E>(depth, &settings, hash, out))
 }
 
 /// The value of `--name`, a whole number from `lo` to `hi`, or `default`.
@@ -71,11 +86,11 @@ pub fn parse_range(
 /// Run the bench; returns (nodes, seconds).
 pub fn bench<E: Engine>(
     depth: i32,
-    threads: usize,
+    settings: &Settings,
     hash_mb: usize,
     out: &mut dyn Write,
 ) -> Result<(), String> {
-    let (nodes, secs) = run_bench::<E>(depth, threads, hash_mb, |i, fen, r| {
+    let (nodes, secs) = run_bench::<E>(depth, settings, hash_mb, |i, fen, r| {
         super::note(&format!(
             "position {:>2}/{}: {:>9} nodes  bestmove {}  ({fen})",
             i + 1,
@@ -97,14 +112,10 @@ pub fn bench<E: Engine>(
 /// Search every bench position; `each` sees every result. Returns (nodes, seconds).
 pub fn run_bench<E: Engine>(
     depth: i32,
-    threads: usize,
+    settings: &Settings,
     hash_mb: usize,
     mut each: impl FnMut(usize, &str, &search::SearchResult),
 ) -> Result<(u64, f64), String> {
-    let settings = Settings {
-        threads,
-        ..Settings::default()
-    };
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()
@@ -126,7 +137,7 @@ pub fn run_bench<E: Engine>(
             &board,
             &[],
             &limits,
-            &settings,
+            settings,
             &tt,
             &control,
             &mut data,

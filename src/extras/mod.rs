@@ -69,3 +69,67 @@ pub fn choice(a: &Args) -> Result<crate::config::Choice, String> {
     }
     Ok(choice)
 }
+
+/// The evaluation a command runs: the network (`--net FILE`, else the embedded
+/// one) on a vector path (`--simd PATH`, else the CPU's fastest that the pair is
+/// built with), or the hand-written evaluation (`--hce`, or no net at all).
+pub struct EvalChoice {
+    pub vector: crate::nnue::VectorPath,
+    pub net: Option<std::sync::Arc<crate::nnue::Network>>,
+}
+
+/// Parse `--simd`, `--net` and `--hce` for the search pair `bits`/`slider`.
+pub fn eval_choice(
+    a: &Args,
+    bits: crate::bits::BitPath,
+    slider: crate::attacks::SliderKind,
+) -> Result<EvalChoice, String> {
+    use crate::nnue::{Network, VectorPath};
+    let requested = match a.value("simd") {
+        None => VectorPath::best(),
+        Some(s) => {
+            let p = VectorPath::parse(s).ok_or_else(|| {
+                format!("bad value for --simd '{s}': expected avx512, avx2, sse2 or portable")
+            })?;
+            if !p.available() {
+                return Err(format!(
+                    "vector path '{p}' is not available on this CPU (it runs: {})",
+                    VectorPath::runnable()
+                        .iter()
+                        .map(|p| p.name())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
+            }
+            p
+        }
+    };
+    let (vector, fallback) = crate::engine::resolve_vector(bits, slider, requested);
+    if let (Some(n), Some(_)) = (fallback, a.value("simd")) {
+        note(&format!("brokkr: {n}"));
+    }
+    let net = if a.flag("hce") {
+        None
+    } else if let Some(path) = a.value("net") {
+        Some(std::sync::Arc::new(Network::load(std::path::Path::new(
+            path,
+        ))?))
+    } else {
+        Network::embedded().map(std::sync::Arc::new)
+    };
+    Ok(EvalChoice { vector, net })
+}
+
+/// The help lines of `--simd`, `--net` and `--hce` (a macro, so `concat!` can
+/// join it to a command's help).
+#[macro_export]
+macro_rules! EVAL_HELP {
+    () => {
+        "\
+  --net FILE       evaluate with the network in FILE (default: the embedded net)
+  --hce            evaluate with the hand-written evaluation
+  --simd PATH      the network's vector path (avx512, avx2, sse2, portable; default:
+                   the fastest this CPU runs)"
+    };
+}
+pub use EVAL_HELP;

@@ -4,4 +4,11 @@
 //! perspective (the accumulator, `i16`) → squared clipped ReLU → one output per
 //! material bucket. The file format is in [`crate::codegen::net`].
 
+pub mod accumulator;
 pub mod features;
+pub mod network;
+pub mod vector;
+
+pub use accumulator::{evaluate_fresh, Accumulator, Delta, Stack};
+pub use network::Network;
+pub use vector::{Vector, VectorPath};

@@ -124,7 +124,18 @@ pub struct Options {
     pub bits: BitPath,
     pub slider: SliderKind,
     pub features: Features,
+    /// Evaluate with the network (UCI `UseNNUE`) when there is one.
+    pub use_nnue: bool,
+    /// The network: the embedded one, or the last good `EvalFile`.
+    pub net: Option<Arc<crate::nnue::Network>>,
+    /// What `EvalFile` shows: `<embedded>` or the file last loaded.
+    pub eval_file: String,
+    /// The network's vector path (UCI `NNUEPath`).
+    pub vector: crate::nnue::VectorPath,
 }
+
+/// `EvalFile`'s value for the net built into the binary.
+pub const EMBEDDED_NET: &str = "<embedded>";
 
 /// Limits of the options (the first two are shared with the command line's
 /// `--hash` and `--threads`).
@@ -146,6 +157,10 @@ impl Options {
             bits: choice.bits,
             slider: choice.slider,
             features: Features::default(),
+            use_nnue: true,
+            net: crate::nnue::Network::embedded().map(Arc::new),
+            eval_file: EMBEDDED_NET.to_string(),
+            vector: crate::nnue::VectorPath::best(),
         }
     }
 }
@@ -234,6 +249,7 @@ impl Controller {
             move_overhead: self.opts.move_overhead,
             features: self.opts.features,
             ponder: self.opts.ponder,
+            net: self.opts.net.clone().filter(|_| self.opts.use_nnue),
         }
     }
 
@@ -337,6 +353,10 @@ impl Controller {
         if let Some(n) = fallback {
             self.note(&n);
         }
+        let (vector, fallback) = crate::engine::resolve_vector(bits, slider, self.opts.vector);
+        if let Some(n) = fallback.filter(|_| settings.net.is_some()) {
+            self.note(&n);
+        }
         let root = *self.game.board();
         let clock = root.halfmove_clock();
         if clock >= MAX_HALFMOVE as u32 {
@@ -382,7 +402,7 @@ impl Controller {
                 // hook stops the search, so the scope that joins them ends)
                 // lands here, and the GUI still gets a move.
                 let searched = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    crate::with_engine!(bits, slider, E => {
+                    crate::with_engine!(bits, slider, vector, E => {
                         match Board::<<E as crate::engine::Engine>::Slider>::from_fen(&fen) {
                             Ok(mut b) => {
                                 b.set_chess960(chess960);

@@ -9,6 +9,7 @@
 //! its `bestmove`, a legal move whenever there is one (past the 75-move rule, or
 //! after a panic in the search, too).
 
+use super::controller::EMBEDDED_NET;
 use super::controller::{
     Controller, Options, Reporter, MAX_HASH_MB, MAX_MULTIPV, MAX_OVERHEAD_MS, MAX_THREADS,
 };
@@ -393,6 +394,17 @@ pub fn option_lines(o: &Options, cpu: &Cpu) -> Vec<String> {
             o.slider,
             sliders.join(" ")
         ),
+        format!("option name UseNNUE type check default {}", o.net.is_some()),
+        format!("option name EvalFile type string default {EMBEDDED_NET}"),
+        format!(
+            "option name NNUEPath type combo default {} {}",
+            o.vector,
+            crate::nnue::VectorPath::runnable()
+                .iter()
+                .map(|p| format!("var {p}"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        ),
     ]
 }
 
@@ -488,6 +500,52 @@ pub fn set_option(ctl: &mut Controller, name: &str, value: Option<&str>) -> Resu
                 ));
             }
             ctl.opts.slider = k;
+        }
+        "usennue" => {
+            let on = option_bool(name, value)?;
+            if on && ctl.opts.net.is_none() {
+                return Err(
+                    "UseNNUE: there is no network (this build embeds none): set EvalFile".into(),
+                );
+            }
+            if on != ctl.opts.use_nnue {
+                // The hash and the correction history hold the other evaluation's numbers.
+                ctl.clear();
+            }
+            ctl.opts.use_nnue = on;
+        }
+        "evalfile" => {
+            let v = value.unwrap_or("").trim();
+            let net = if v.is_empty() || v == EMBEDDED_NET {
+                crate::nnue::Network::embedded()
+                    .ok_or("EvalFile: this build embeds no network; give a file")?
+            } else {
+                // A bad file leaves the net that was in use.
+                crate::nnue::Network::load(std::path::Path::new(v))
+                    .map_err(|e| format!("EvalFile: {e}; keeping the network in use"))?
+            };
+            ctl.note(&format!("evaluating with {}", net.describe()));
+            ctl.clear();
+            ctl.opts.net = Some(Arc::new(net));
+            ctl.opts.eval_file = if v.is_empty() {
+                EMBEDDED_NET.into()
+            } else {
+                v.into()
+            };
+        }
+        "nnuepath" => {
+            let v = value.unwrap_or("");
+            let names: Vec<&str> = crate::nnue::VectorPath::ALL
+                .iter()
+                .map(|p| p.name())
+                .collect();
+            let p = crate::nnue::VectorPath::parse(v).ok_or_else(|| bad_choice(name, v, &names))?;
+            if !p.available() {
+                return Err(format!(
+                    "bad value '{p}' for '{name}': not available on this CPU"
+                ));
+            }
+            ctl.opts.vector = p;
         }
         other if other.starts_with("eval_") => {
             // The hidden switches of the evaluation's term groups, for matches that

@@ -310,6 +310,21 @@ impl Xboard {
                 crate::search::DEFAULT_MOVE_OVERHEAD_MS
             ),
             "feature option=\"Clear_Hash -button\"".to_string(),
+            format!(
+                "feature option=\"UseNNUE -check {}\"",
+                u8::from(o.use_nnue && o.net.is_some())
+            ),
+            format!("feature option=\"EvalFile -file {}\"", o.eval_file),
+            format!(
+                "feature option=\"NNUEPath -combo {}\"",
+                combo(
+                    o.vector.name(),
+                    &crate::nnue::VectorPath::runnable()
+                        .iter()
+                        .map(|p| p.name())
+                        .collect::<Vec<_>>()
+                )
+            ),
             "feature done=1".to_string(),
         ];
         emit(&lines.join("\n"));
@@ -411,6 +426,13 @@ impl Xboard {
     }
 
     fn option(&mut self, name: &str, value: &str) {
+        // xboard's check options send 1 and 0; the options take true and false.
+        let check = name.eq_ignore_ascii_case("UseNNUE");
+        let value = match value {
+            "1" if check => "true",
+            "0" if check => "false",
+            v => v,
+        };
         let value = (!value.is_empty()).then_some(value);
         self.stop_search();
         if let Err(e) = set_option(&mut self.ctl, name, value) {

@@ -169,6 +169,9 @@ pub struct Settings {
     pub features: Features,
     /// The GUI may ask for ponder searches (UCI `Ponder`, xboard `hard`): time management may spend a little more.
     pub ponder: bool,
+    /// The network that evaluates (UCI `UseNNUE`, `EvalFile`), or `None` for
+    /// the hand-written evaluation.
+    pub net: Option<std::sync::Arc<crate::nnue::Network>>,
 }
 
 impl Default for Settings {
@@ -179,14 +182,17 @@ impl Default for Settings {
             move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
             features: Features::default(),
             ponder: false,
+            net: None,
         }
     }
 }
 
-/// What a search thread keeps between searches: its histories and pawn hash.
+/// What a search thread keeps between searches: its histories, pawn hash and
+/// the network's accumulators (allocated once, not per search).
 pub struct ThreadData {
     pub histories: Box<Histories>,
     pub pawns: PawnTable,
+    pub accumulators: crate::nnue::Stack,
 }
 
 impl ThreadData {
@@ -194,6 +200,7 @@ impl ThreadData {
         ThreadData {
             histories: Histories::new_boxed(),
             pawns: PawnTable::new(),
+            accumulators: crate::nnue::Stack::new(score::MAX_PLY + 16),
         }
     }
 

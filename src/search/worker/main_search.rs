@@ -443,11 +443,18 @@ impl<E: Engine> Worker<'_, E> {
         f.piece = 12;
         self.keys.push(self.board.key());
         let undo = self.board.make_null_undoable::<E::Bits>();
+        if self.nnue.is_some() {
+            // No input changes: the child reads this node's accumulator.
+            self.data.accumulators.push(crate::nnue::Delta::NONE);
+        }
         self.frame(ply + 1).since_null = 0;
         let ext = self.stack[ply + OFF].extensions;
         self.stack[ply + OFF + 1].extensions = ext;
         let v = -self.search::<false>(-beta, -beta + 1, depth, ply + 1, !cut_node);
         self.keys.pop();
+        if self.nnue.is_some() {
+            self.data.accumulators.pop();
+        }
         self.board.unmake_null(&undo);
         v
     }

@@ -32,7 +32,8 @@ use super::tt::TtHit;
 use super::{Event, Features, Shared, ThreadData};
 use crate::board::{Board, Undo};
 use crate::engine::Engine;
-use crate::eval::evaluate;
+use crate::eval::{evaluate, MAX_EVAL};
+use crate::nnue::{Delta, Network, Vector};
 use crate::types::*;
 use root::RootMoves;
 
@@ -158,6 +159,9 @@ pub(crate) struct Worker<'a, E: Engine> {
     /// The first move of the last main line reported.
     last_reported: Move,
     report: &'a (dyn Fn(Event) + Sync),
+    /// The network and the vector path's token, or `None` for the hand-written
+    /// evaluation. Its accumulators are `data.accumulators`.
+    nnue: Option<(E::Vector, &'a Network)>,
 }
 
 impl<'a, E: Engine> Worker<'a, E> {
@@ -173,6 +177,16 @@ impl<'a, E: Engine> Worker<'a, E> {
         keys.extend_from_slice(history);
         let legal = root.legal_moves::<E::Bits>();
         let root_moves = RootMoves::new(legal.iter(), &shared.limits.searchmoves);
+        // The token exists only if the CPU runs the path; the engine was chosen
+        // by `resolve_vector`, so it does.
+        let nnue = shared
+            .settings
+            .net
+            .as_deref()
+            .and_then(|net| E::Vector::detect().map(|v| (v, net)));
+        if let Some((_, net)) = nnue {
+            data.accumulators.reset(net, root);
+        }
         Worker {
             id,
             board: *root,
@@ -193,6 +207,7 @@ impl<'a, E: Engine> Worker<'a, E> {
             nmp_min_ply: 0,
             last_reported: Move::NULL,
             report,
+            nnue,
         }
     }
 
@@ -228,6 +243,9 @@ impl<'a, E: Engine> Worker<'a, E> {
         f.to = to;
         let since_null = f.since_null;
         self.keys.push(self.board.key());
+        if self.nnue.is_some() {
+            self.data.accumulators.push(Delta::of_move(&self.board, m));
+        }
         let undo = self.board.make_undoable::<E::Bits>(m);
         self.frame(ply + 1).since_null = since_null + 1;
         undo
@@ -236,6 +254,9 @@ impl<'a, E: Engine> Worker<'a, E> {
     #[inline(always)]
     fn unmake(&mut self, m: Move, undo: &Undo) {
         self.keys.pop();
+        if self.nnue.is_some() {
+            self.data.accumulators.pop();
+        }
         self.board.unmake(m, undo);
     }
 
@@ -257,9 +278,21 @@ impl<'a, E: Engine> Worker<'a, E> {
     // The static evaluation
     // ------------------------------------------------------------------
 
-    /// The evaluation of the current position, with this search's term groups.
+    /// The evaluation of the current position: the network's, or the
+    /// hand-written one with this search's term groups.
     fn eval(&mut self) -> i32 {
-        evaluate::<E::Bits, E::Slider>(&self.board, &mut self.data.pawns, self.features.terms)
+        match self.nnue {
+            Some((v, net)) => self
+                .data
+                .accumulators
+                .evaluate(v, net, &self.board)
+                .clamp(-MAX_EVAL, MAX_EVAL),
+            None => evaluate::<E::Bits, E::Slider>(
+                &self.board,
+                &mut self.data.pawns,
+                self.features.terms,
+            ),
+        }
     }
 
     /// A node's static evaluation, the one place the search forms it: the raw

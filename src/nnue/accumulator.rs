@@ -1,0 +1,252 @@
+//! The accumulators and the stack that follows the search's make and unmake.
+//!
+//! Updates are lazy: making a move only records which inputs it changes (a few
+//! bytes); the accumulator is brought up to date when the position is evaluated,
+//! from the nearest ancestor that is, so a node cut before its evaluation costs
+//! no vector work at all. A null move changes no input, so its entry is never
+//! computed: it reads its parent's accumulator (null moves cost nothing).
+
+use super::features::index;
+use super::network::Network;
+use super::vector::Vector;
+use crate::attacks::Slider;
+use crate::board::Board;
+use crate::codegen::net::MAX_HIDDEN;
+use crate::types::{Color, Move, MoveKind, Piece, PieceKind, Square};
+
+/// The inputs a move adds and removes: at most two of each (castling moves two
+/// pieces; a capture removes one and moves one; a promotion changes the kind).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Delta {
+    add: [(u8, u8); 2],
+    sub: [(u8, u8); 2],
+    n_add: u8,
+    n_sub: u8,
+}
+
+impl Delta {
+    /// No change: a null move.
+    pub const NONE: Delta = Delta {
+        add: [(0, 0); 2],
+        sub: [(0, 0); 2],
+        n_add: 0,
+        n_sub: 0,
+    };
+
+    fn add(&mut self, p: Piece, sq: Square) {
+        self.add[self.n_add as usize] = (p.index() as u8, sq.index() as u8);
+        self.n_add += 1;
+    }
+
+    fn sub(&mut self, p: Piece, sq: Square) {
+        self.sub[self.n_sub as usize] = (p.index() as u8, sq.index() as u8);
+        self.n_sub += 1;
+    }
+
+    /// What move `m` changes on `board` (before it is made). `m` must be legal
+    /// on `board`, as every move the search makes is.
+    pub fn of_move<S: Slider>(board: &Board<S>, m: Move) -> Delta {
+        let mut d = Delta::NONE;
+        let (from, to) = (m.from(), m.to());
+        let Some(moved) = board.piece_on(from) else {
+            return d;
+        };
+        let us = moved.color();
+        match m.kind() {
+            MoveKind::Castling => {
+                // `to` is the rook's square; the king goes to the g- or c-file,
+                // the rook beside it, on the back rank.
+                let rank = from.rank();
+                let king_side = to > from;
+                let king_to = Square::from_coords(if king_side { 6 } else { 2 }, rank);
+                let rook_to = Square::from_coords(if king_side { 5 } else { 3 }, rank);
+                let rook = Piece::new(us, PieceKind::Rook);
+                d.sub(moved, from);
+                d.sub(rook, to);
+                d.add(moved, king_to);
+                d.add(rook, rook_to);
+            }
+            MoveKind::EnPassant => {
+                let captured_sq = Square::from_coords(to.file(), from.rank());
+                d.sub(moved, from);
+                d.sub(Piece::new(us.flip(), PieceKind::Pawn), captured_sq);
+                d.add(moved, to);
+            }
+            MoveKind::Promotion | MoveKind::Normal => {
+                let placed = match m.promotion_kind() {
+                    Some(k) => Piece::new(us, k),
+                    None => moved,
+                };
+                d.sub(moved, from);
+                if let Some(captured) = board.piece_on(to) {
+                    d.sub(captured, to);
+                }
+                d.add(placed, to);
+            }
+        }
+        d
+    }
+
+    fn is_none(&self) -> bool {
+        self.n_add == 0 && self.n_sub == 0
+    }
+}
+
+/// Both perspectives' accumulators, `[white's view, black's view]`.
+#[derive(Clone)]
+#[repr(C, align(64))]
+pub struct Accumulator {
+    values: [[i16; MAX_HIDDEN]; 2],
+}
+
+impl Accumulator {
+    /// The perspective `c`'s accumulator, `hidden` values.
+    #[inline(always)]
+    pub fn view(&self, c: Color, hidden: usize) -> &[i16] {
+        &self.values[c.index()][..hidden]
+    }
+
+    /// Compute both views from scratch: the bias plus every piece's row. Scalar
+    /// on purpose: a refresh runs once per search, and 16-bit wrapping sums come
+    /// out the same in any order, so this matches every vector path's updates.
+    pub fn refresh<S: Slider>(&mut self, net: &Network, board: &Board<S>) {
+        let h = net.hidden();
+        for c in Color::BOTH {
+            let dst = &mut self.values[c.index()][..h];
+            dst.copy_from_slice(net.bias());
+            for sq in (0..64).map(Square::new) {
+                if let Some(p) = board.piece_on(sq) {
+                    for (d, w) in dst.iter_mut().zip(net.row(index(c, p, sq))) {
+                        *d = d.wrapping_add(*w);
+                    }
+                }
+            }
+        }
+    }
+}
+
+struct Entry {
+    delta: Delta,
+    computed: bool,
+}
+
+/// One search thread's accumulators, one per ply from the root.
+pub struct Stack {
+    accumulators: Vec<Accumulator>,
+    entries: Vec<Entry>,
+    top: usize,
+}
+
+impl Stack {
+    /// A stack for `plies` plies below the root.
+    pub fn new(plies: usize) -> Stack {
+        let zero = Accumulator {
+            values: [[0; MAX_HIDDEN]; 2],
+        };
+        Stack {
+            accumulators: vec![zero; plies + 1],
+            entries: (0..=plies)
+                .map(|_| Entry {
+                    delta: Delta::NONE,
+                    computed: false,
+                })
+                .collect(),
+            top: 0,
+        }
+    }
+
+    /// Start from `board` (the search's root): one full refresh.
+    pub fn reset<S: Slider>(&mut self, net: &Network, board: &Board<S>) {
+        self.top = 0;
+        self.accumulators[0].refresh(net, board);
+        self.entries[0].computed = true;
+        self.entries[0].delta = Delta::NONE;
+    }
+
+    /// A move was made whose changes are `delta` (a null move: [`Delta::NONE`]).
+    #[inline(always)]
+    pub fn push(&mut self, delta: Delta) {
+        self.top += 1;
+        let e = &mut self.entries[self.top];
+        e.delta = delta;
+        e.computed = false;
+    }
+
+    /// The move was taken back.
+    #[inline(always)]
+    pub fn pop(&mut self) {
+        self.top -= 1;
+    }
+
+    /// The accumulator of the current position, brought up to date: returns the
+    /// index of the entry that holds it (a null move's is its parent's).
+    fn current<V: Vector>(&mut self, v: V, net: &Network) -> usize {
+        // Walk back to the nearest computed entry; null moves pass through.
+        let mut base = self.top;
+        while !self.entries[base].computed {
+            base -= 1;
+        }
+        let h = net.hidden();
+        let mut src = base;
+        for i in base + 1..=self.top {
+            let d = self.entries[i].delta;
+            if d.is_none() {
+                continue;
+            }
+            let (before, after) = self.accumulators.split_at_mut(i);
+            let (from, to) = (&before[src], &mut after[0]);
+            for c in Color::BOTH {
+                let row = |&(p, sq): &(u8, u8)| {
+                    let p = Piece::from_index(p as usize).expect("a recorded piece");
+                    net.row(index(c, p, Square::new(sq as u32)))
+                };
+                let add: [&[i16]; 2] = [row(&d.add[0]), row(&d.add[1])];
+                let sub: [&[i16]; 2] = [row(&d.sub[0]), row(&d.sub[1])];
+                v.update(
+                    &mut to.values[c.index()][..h],
+                    &from.values[c.index()][..h],
+                    &add[..d.n_add as usize],
+                    &sub[..d.n_sub as usize],
+                );
+            }
+            self.entries[i].computed = true;
+            src = i;
+        }
+        src
+    }
+
+    /// The net's evaluation of `board`, the position this stack is at, in
+    /// centipawns from the side to move's view.
+    #[inline]
+    pub fn evaluate<V: Vector, S: Slider>(&mut self, v: V, net: &Network, board: &Board<S>) -> i32 {
+        let at = self.current(v, net);
+        let acc = &self.accumulators[at];
+        let h = net.hidden();
+        let us = board.side_to_move();
+        let pieces = board.occupied().count_ones();
+        net.output(v, acc.view(us, h), acc.view(us.flip(), h), pieces)
+    }
+
+    /// The current accumulator, up to date (for tests against a refresh).
+    pub fn accumulator<V: Vector>(&mut self, v: V, net: &Network) -> &Accumulator {
+        let at = self.current(v, net);
+        &self.accumulators[at]
+    }
+}
+
+/// The net's evaluation of `board` from scratch (no stack): for `brokkr eval`,
+/// datagen's checks and the tests.
+pub fn evaluate_fresh<V: Vector, S: Slider>(v: V, net: &Network, board: &Board<S>) -> i32 {
+    let mut acc = Accumulator {
+        values: [[0; MAX_HIDDEN]; 2],
+    };
+    acc.refresh(net, board);
+    let h = net.hidden();
+    let us = board.side_to_move();
+    net.output(
+        v,
+        acc.view(us, h),
+        acc.view(us.flip(), h),
+        board.occupied().count_ones(),
+    )
+}

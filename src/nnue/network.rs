@@ -1,0 +1,148 @@
+//! A loaded net: the embedded one (static arrays that `build.rs` generated from
+//! `nets/`), or one read from a file at run time (`EvalFile`, `--net`).
+
+use super::features::{self, INPUTS};
+use super::vector::Vector;
+use crate::codegen::net::{NetFile, QA, QB};
+use std::ops::Deref;
+use std::path::Path;
+
+/// Weights that are either static (the embedded net) or owned (a loaded one).
+#[derive(Debug)]
+pub enum Weights<T: 'static> {
+    Static(&'static [T]),
+    Owned(Box<[T]>),
+}
+
+impl<T> Deref for Weights<T> {
+    type Target = [T];
+    #[inline(always)]
+    fn deref(&self) -> &[T] {
+        match self {
+            Weights::Static(s) => s,
+            Weights::Owned(b) => b,
+        }
+    }
+}
+
+/// 64-byte alignment for the embedded arrays (the vector paths load unaligned,
+/// which costs nothing on aligned data).
+#[repr(C, align(64))]
+pub struct Aligned<T: ?Sized>(pub T);
+
+/// The net `build.rs` embedded from `nets/`, if the repository has one.
+mod embedded {
+    #![allow(clippy::all)]
+    use super::Aligned;
+    include!(concat!(env!("OUT_DIR"), "/net.rs"));
+}
+
+/// A network ready to evaluate.
+#[derive(Debug)]
+pub struct Network {
+    hidden: usize,
+    buckets: usize,
+    scale: i32,
+    hash: u64,
+    origin: String,
+    ft_weights: Weights<i16>,
+    ft_bias: Weights<i16>,
+    out_weights: Weights<i16>,
+    out_bias: Weights<i32>,
+}
+
+impl Network {
+    /// The net built into the binary, if there is one.
+    pub fn embedded() -> Option<Network> {
+        if !embedded::PRESENT {
+            return None;
+        }
+        Some(Network {
+            hidden: embedded::HIDDEN,
+            buckets: embedded::BUCKETS,
+            scale: embedded::SCALE,
+            hash: embedded::HASH,
+            origin: format!("embedded {}", embedded::NAME),
+            ft_weights: Weights::Static(&embedded::FT_WEIGHTS.0),
+            ft_bias: Weights::Static(&embedded::FT_BIAS.0),
+            out_weights: Weights::Static(&embedded::OUT_WEIGHTS.0),
+            out_bias: Weights::Static(&embedded::OUT_BIAS.0),
+        })
+    }
+
+    /// A net from a parsed file; `origin` names it in messages.
+    pub fn from_file(file: NetFile, origin: &str) -> Network {
+        Network {
+            hidden: file.hidden,
+            buckets: file.buckets,
+            scale: file.scale,
+            hash: file.hash(),
+            origin: origin.to_string(),
+            ft_weights: Weights::Owned(file.ft_weights.into_boxed_slice()),
+            ft_bias: Weights::Owned(file.ft_bias.into_boxed_slice()),
+            out_weights: Weights::Owned(file.out_weights.into_boxed_slice()),
+            out_bias: Weights::Owned(file.out_bias.into_boxed_slice()),
+        }
+    }
+
+    /// Read a net file; the error says what is wrong with it.
+    pub fn load(path: &Path) -> Result<Network, String> {
+        let bytes =
+            std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let file = NetFile::parse(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok(Network::from_file(file, &path.display().to_string()))
+    }
+
+    /// Hidden neurons per perspective.
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    /// Output buckets.
+    pub fn buckets(&self) -> usize {
+        self.buckets
+    }
+
+    /// The checksum that names the net.
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// Where the net came from, and its shape, for `info string`s.
+    pub fn describe(&self) -> String {
+        format!(
+            "{} (768 -> {}x2 -> {}, hash {:016x})",
+            self.origin, self.hidden, self.buckets, self.hash
+        )
+    }
+
+    /// The input weights' row of feature `f`.
+    #[inline(always)]
+    pub(crate) fn row(&self, f: usize) -> &[i16] {
+        debug_assert!(f < INPUTS);
+        &self.ft_weights[f * self.hidden..(f + 1) * self.hidden]
+    }
+
+    #[inline(always)]
+    pub(crate) fn bias(&self) -> &[i16] {
+        &self.ft_bias
+    }
+
+    /// The evaluation in centipawns, from the side to move's view, of the
+    /// accumulators `us` (the side to move's) and `them`, with `pieces` men on
+    /// the board.
+    #[inline]
+    pub fn output<V: Vector>(&self, v: V, us: &[i16], them: &[i16], pieces: u32) -> i32 {
+        let h = self.hidden;
+        let b = features::bucket(pieces, self.buckets);
+        let w = &self.out_weights[b * 2 * h..(b + 1) * 2 * h];
+        let sum = v
+            .screlu_dot(us, &w[..h])
+            .wrapping_add(v.screlu_dot(them, &w[h..]));
+        // The dot products carry QA² × QB: one QA goes here, the bias has QA × QB,
+        // and the rest with the scale to centipawns.
+        // In 64 bits, so that no net file can overflow it.
+        let v = (sum / QA) as i64 + self.out_bias[b] as i64;
+        (v * self.scale as i64 / (QA * QB) as i64).clamp(i32::MIN as i64, i32::MAX as i64) as i32
+    }
+}

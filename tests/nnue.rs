@@ -1,0 +1,341 @@
+//! The network's inference: every vector path gives the same evaluation bit for
+//! bit, the incremental accumulators match a full refresh after every move, and a
+//! bad net file is refused with the engine keeping the net it had.
+
+mod common;
+
+use brokkr::attacks::Magic;
+use brokkr::bits::Portable as PortableBits;
+use brokkr::board::Board;
+use brokkr::codegen::net::{file_size, NetFile, INPUTS};
+use brokkr::nnue::vector::Portable;
+use brokkr::nnue::{evaluate_fresh, Delta, Network, Stack, Vector, VectorPath};
+use brokkr::types::Color;
+use common::Rng;
+use quickcheck::{QuickCheck, TestResult};
+
+/// A net with random weights, wide enough that accumulators leave 0..255 on
+/// both sides and some output weights pass ±128 (where the 16-bit product is
+/// truncated): the corners where two paths could differ.
+fn random_net(seed: u64, hidden: usize, buckets: usize) -> NetFile {
+    let mut rng = Rng::new(seed);
+    let mut small = |range: i64| (rng.next_u64() % (2 * range as u64 + 1)) as i64 - range;
+    let ft_weights = (0..INPUTS * hidden).map(|_| small(90) as i16).collect();
+    let ft_bias = (0..hidden).map(|_| small(200) as i16).collect();
+    let out_weights = (0..buckets * 2 * hidden)
+        .map(|_| small(160) as i16)
+        .collect();
+    let out_bias = (0..buckets).map(|_| small(100_000) as i32).collect();
+    NetFile {
+        hidden,
+        buckets,
+        scale: 400,
+        ft_weights,
+        ft_bias,
+        out_weights,
+        out_bias,
+    }
+}
+
+/// Every path's evaluation of `board` from scratch.
+fn every_path(net: &Network, board: &Board<Magic>) -> Vec<(VectorPath, i32)> {
+    let mut out = Vec::new();
+    for p in VectorPath::runnable() {
+        let e = brokkr::with_vector!(p, V => evaluate_fresh(V::detect().unwrap(), net, board));
+        out.push((p, e));
+    }
+    out
+}
+
+/// Play a random game with a stack per path, checking at every ply that each
+/// path's incremental accumulator equals a refresh and that all paths agree.
+fn check_game<V: Vector>(v: V, net: &Network, seed: u64, plies: usize) -> Result<(), String> {
+    let mut board = common::start::<Magic>(seed as usize);
+    let mut stack = Stack::new(plies + 2);
+    stack.reset(net, &board);
+    let mut rng = Rng::new(seed);
+    let h = net.hidden();
+    for ply in 0..plies {
+        let moves = board.legal_moves::<PortableBits>();
+        if moves.is_empty() {
+            break;
+        }
+        // Now and then a null move, where the rules allow one.
+        if rng.below(8) == 0 && !board.in_check() {
+            stack.push(Delta::NONE);
+            board.make_null::<PortableBits>();
+        } else {
+            let m = moves.as_slice()[rng.below(moves.len())];
+            stack.push(Delta::of_move(&board, m));
+            board.make::<PortableBits>(m);
+        }
+        let incremental = stack.evaluate(v, net, &board);
+        let fresh = evaluate_fresh(Portable, net, &board);
+        if incremental != fresh {
+            return Err(format!(
+                "{}: ply {ply} of game {seed}: incremental {incremental}, refresh {fresh} ({})",
+                V::PATH,
+                board.to_fen()
+            ));
+        }
+        let acc = stack.accumulator(v, net).clone();
+        let mut refreshed = acc.clone();
+        refreshed.refresh(net, &board);
+        for c in Color::BOTH {
+            if acc.view(c, h) != refreshed.view(c, h) {
+                return Err(format!("{}: accumulator differs at ply {ply}", V::PATH));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn every_path_gives_the_same_evaluation() {
+    let mut paths_seen = 0;
+    for (seed, hidden, buckets) in [(1, 32, 1), (2, 64, 8), (3, 256, 4), (4, 1024, 2)] {
+        let net = Network::from_file(random_net(seed, hidden, buckets), "random");
+        for i in 0..40 {
+            let positions = common::random_positions(
+                common::start::<Magic>(i),
+                Rng::new(seed * 1000 + i as u64).take(60),
+            );
+            for b in positions.iter().step_by(7) {
+                let evals = every_path(&net, b);
+                paths_seen = paths_seen.max(evals.len());
+                let (_, first) = evals[0];
+                assert!(
+                    evals.iter().all(|&(_, e)| e == first),
+                    "paths disagree on {}: {evals:?}",
+                    b.to_fen()
+                );
+            }
+        }
+    }
+    // Portable everywhere, and SSE2 on every x86-64 CPU.
+    assert!(paths_seen >= if cfg!(target_arch = "x86_64") { 2 } else { 1 });
+}
+
+#[test]
+fn incremental_accumulators_match_a_refresh_on_every_path() {
+    let net = Network::from_file(random_net(7, 128, 8), "random");
+    for p in VectorPath::runnable() {
+        for seed in 0..12 {
+            let r = brokkr::with_vector!(p, V => check_game(V::detect().unwrap(), &net, seed, 120));
+            r.unwrap();
+        }
+    }
+}
+
+/// The same, as a property over random games (quickcheck picks the seeds).
+#[test]
+fn quickcheck_random_games_agree_on_every_path() {
+    fn prop(seed: u64) -> TestResult {
+        let net = Network::from_file(random_net(11, 64, 8), "random");
+        for p in VectorPath::runnable() {
+            let r = brokkr::with_vector!(p, V => check_game(V::detect().unwrap(), &net, seed, 80));
+            if let Err(e) = r {
+                return TestResult::error(e);
+            }
+        }
+        TestResult::passed()
+    }
+    QuickCheck::new()
+        .tests(60)
+        .quickcheck(prop as fn(u64) -> TestResult);
+}
+
+#[test]
+fn the_evaluation_is_symmetric_under_colour_flip() {
+    // The same position with colours swapped and the board mirrored is the
+    // same position for the side to move: the net must see it so.
+    let net = Network::from_file(random_net(5, 64, 8), "random");
+    let pairs = [
+        (
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+            "rnbqkbnr/pppp1ppp/8/4p3/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        ),
+        (
+            "8/8/4k3/8/8/8/4K3/Q7 w - - 0 1",
+            "q7/4k3/8/8/8/4K3/8/8 b - - 0 1",
+        ),
+    ];
+    for (a, b) in pairs {
+        let a = Board::<Magic>::from_fen(a).unwrap();
+        let b = Board::<Magic>::from_fen(b).unwrap();
+        assert_eq!(
+            evaluate_fresh(Portable, &net, &a),
+            evaluate_fresh(Portable, &net, &b)
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Through the protocol
+
+/// The lines up to the next `readyok`.
+fn sync(e: &mut common::Engine) -> Vec<String> {
+    e.send("isready");
+    let mut lines = e.until("readyok", |l| l == "readyok");
+    lines.pop();
+    lines
+}
+
+fn write_net(dir: &common::TempDir, name: &str, net: &NetFile) -> String {
+    common::s(&dir.file(name, net.to_bytes())).to_string()
+}
+
+#[test]
+fn evalfile_loads_a_net_and_searches_with_it() {
+    let dir = common::TempDir::new("nnue-evalfile");
+    let path = write_net(&dir, "random.nnue", &random_net(3, 64, 1));
+    let mut e = common::Engine::uci();
+    e.send(&format!("setoption name EvalFile value {path}"));
+    let lines = sync(&mut e);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("evaluating with") && l.contains("768 -> 64x2")),
+        "{lines:?}"
+    );
+    e.send("setoption name UseNNUE value true");
+    e.send("position startpos moves e2e4");
+    let s = e.go("depth 4");
+    assert!(s.nodes().unwrap() > 0);
+    e.finish();
+}
+
+#[test]
+fn a_bad_net_file_is_refused_and_the_old_net_kept() {
+    let dir = common::TempDir::new("nnue-bad");
+    let good = random_net(3, 64, 1);
+    let good_path = write_net(&dir, "good.nnue", &good);
+    let bytes = good.to_bytes();
+    let truncated = common::s(&dir.file("truncated.nnue", &bytes[..bytes.len() - 10])).to_string();
+    let mut damaged = bytes.clone();
+    damaged[5000] ^= 0x40;
+    let damaged = common::s(&dir.file("damaged.nnue", damaged)).to_string();
+    let other = common::s(&dir.file("other.nnue", b"not a net at all")).to_string();
+    let wider = write_net(&dir, "wider.nnue", &random_net(4, 96, 1));
+    let _ = wider; // 96 is a multiple of 32: a valid shape, loaded below.
+
+    let mut e = common::Engine::uci();
+    e.send(&format!("setoption name EvalFile value {good_path}"));
+    sync(&mut e);
+    e.send("position startpos");
+    let before = e.go("depth 5").nodes();
+    for (bad, why) in [
+        (truncated.as_str(), "truncated"),
+        (damaged.as_str(), "checksum"),
+        (other.as_str(), "not a brokkr net"),
+        ("/nonexistent/brokkr.nnue", "cannot read"),
+    ] {
+        e.send(&format!("setoption name EvalFile value {bad}"));
+        let lines = sync(&mut e);
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.contains(why) && l.contains("keeping the network")),
+            "{bad}: {lines:?}"
+        );
+    }
+    // Same net, same search: the bad files changed nothing.
+    e.send("ucinewgame");
+    e.send("position startpos");
+    let after = e.go("depth 5").nodes();
+    assert_eq!(before, after);
+    e.finish();
+}
+
+#[test]
+fn nnuepath_takes_only_paths_this_cpu_runs() {
+    let mut e = common::Engine::uci();
+    e.send("setoption name NNUEPath value portable");
+    e.send("setoption name NNUEPath value mmx");
+    let lines = sync(&mut e);
+    assert!(
+        lines.iter().any(|l| l.contains("bad value 'mmx'")),
+        "{lines:?}"
+    );
+    for p in VectorPath::ALL.into_iter().filter(|p| !p.available()) {
+        e.send(&format!("setoption name NNUEPath value {p}"));
+        let lines = sync(&mut e);
+        assert!(
+            lines.iter().any(|l| l.contains("not available")),
+            "{p}: {lines:?}"
+        );
+    }
+    e.finish();
+}
+
+#[test]
+fn bench_runs_the_net_on_every_path_with_one_node_count() {
+    let dir = common::TempDir::new("nnue-bench");
+    let path = write_net(&dir, "random.nnue", &random_net(9, 64, 8));
+    let mut counts = Vec::new();
+    for p in VectorPath::runnable() {
+        let out = common::brokkr_ok(&["bench", "4", "--net", &path, "--simd", p.name()]);
+        let nodes = out
+            .lines()
+            .find_map(|l| l.strip_prefix("Nodes searched: "))
+            .unwrap()
+            .to_string();
+        counts.push((p, nodes));
+    }
+    assert!(counts.iter().all(|(_, n)| *n == counts[0].1), "{counts:?}");
+    let missing = VectorPath::ALL.into_iter().find(|p| !p.available());
+    if let Some(p) = missing {
+        let o = common::brokkr(&["bench", "2", "--net", &path, "--simd", p.name()]);
+        assert!(!o.status.success());
+        assert!(common::stderr(&o).contains("not available"));
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The file format
+
+fn tiny_net() -> NetFile {
+    let hidden = 32;
+    NetFile {
+        hidden,
+        buckets: 2,
+        scale: 400,
+        ft_weights: (0..INPUTS * hidden)
+            .map(|i| (i % 251) as i16 - 125)
+            .collect(),
+        ft_bias: (0..hidden).map(|i| i as i16).collect(),
+        out_weights: (0..4 * hidden).map(|i| (i % 17) as i16 - 8).collect(),
+        out_bias: vec![-7, 1234],
+    }
+}
+
+#[test]
+fn a_net_survives_the_round_trip() {
+    let net = tiny_net();
+    let bytes = net.to_bytes();
+    assert_eq!(bytes.len(), file_size(32, 2));
+    assert_eq!(NetFile::parse(&bytes).unwrap(), net);
+}
+
+#[test]
+fn damaged_files_are_refused_with_the_reason() {
+    let bytes = tiny_net().to_bytes();
+    let err = |b: &[u8]| NetFile::parse(b).unwrap_err();
+    assert!(err(&bytes[..bytes.len() - 1]).contains("truncated"));
+    assert!(err(&bytes[..20]).contains("shorter"));
+    let mut b = bytes.clone();
+    b[0] = b'X';
+    assert!(err(&b).contains("BRKKRNN1"));
+    let mut b = bytes.clone();
+    *b.last_mut().unwrap() ^= 1;
+    assert!(err(&b).contains("checksum"));
+    let mut b = bytes.clone();
+    b[16] = 48; // hidden 48: not a multiple of 32
+    assert!(err(&b).contains("multiple of 32"));
+    let mut b = bytes.clone();
+    b[13] = 2; // 512 inputs
+    assert!(err(&b).contains("inputs"));
+    let mut b = bytes;
+    b[8] = 2;
+    assert!(err(&b).contains("version"));
+}
