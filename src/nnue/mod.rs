@@ -5,3 +5,5 @@
 //! material bucket. The file format is in [`crate::codegen::net`].
 
 pub mod features;
+pub mod marlin;
+pub mod train;
