@@ -339,3 +339,37 @@ fn damaged_files_are_refused_with_the_reason() {
     b[8] = 2;
     assert!(err(&b).contains("version"));
 }
+
+// ---------------------------------------------------------------------------
+// The trainer and the engine
+
+/// The trainer's integer reference (which its quantisation test checks against
+/// the float net) and the engine's inference are one formula: equal on every
+/// position, for nets of the trainer's own shapes.
+#[test]
+fn the_trainers_reference_is_the_engines_inference() {
+    use brokkr::nnue::train::{export::evaluate_quantised, Net, Shape};
+    for (hidden, buckets, seed) in [(32, 1, 1), (64, 8, 2), (256, 1, 3)] {
+        // Random weights, scaled up so activations reach the clamps.
+        let mut net = Net::random(Shape { hidden, buckets }, seed);
+        for p in &mut net.params {
+            *p = (*p * 6.0).clamp(-1.98, 1.98);
+        }
+        let file = net.quantise();
+        let engine = Network::from_file(file.clone(), "trained");
+        for i in 0..20 {
+            let positions = common::random_positions(
+                common::start::<Magic>(i),
+                Rng::new(seed * 77 + i as u64).take(50),
+            );
+            for b in positions.iter().step_by(5) {
+                assert_eq!(
+                    evaluate_quantised(&file, b),
+                    evaluate_fresh(Portable, &engine, b),
+                    "{}",
+                    b.to_fen()
+                );
+            }
+        }
+    }
+}

@@ -1,4 +1,5 @@
-//! `brokkr datagen`: training data for `brokkr tune` from brokkr's own games.
+//! `brokkr datagen`: training data for `brokkr tune` and `brokkr train` from
+//! brokkr's own games.
 //!
 //! Worker threads play whole games of brokkr against itself, each search on one
 //! thread at a fixed node count (`game.rs`), from book positions plus a few random
@@ -19,7 +20,7 @@ use super::text::escape;
 use super::Args;
 use crate::engine::Engine;
 use crate::search::{ThreadData, STACK_SIZE};
-use file::{DataFile, HEADER_PREFIX};
+use file::{Output, HEADER_PREFIX};
 use game::{GameResult, Played, Setup};
 use opening::Book;
 use std::collections::HashSet;
@@ -30,7 +31,8 @@ use std::time::{Duration, Instant};
 
 pub const HELP: &str = "\
 usage: brokkr datagen --out FILE --games N [--nodes N] [--threads N] [--book EPD]
-                      [--random-plies K] [--seed S] [--hash MB] [--bits PATH] [--slider NAME]
+                      [--random-plies K] [--seed S] [--hash MB] [--format text|marlin]
+                      [--bits PATH] [--slider NAME]
 
 Plays brokkr against itself at a fixed node count per move and appends positions
 of its games to FILE, one a line, as `brokkr tune --data` reads them:
@@ -55,6 +57,11 @@ command again keeps the finished games, drops an unfinished one, and plays the
 missing games up to N; a larger N adds games. FILE's first line records the
 settings, and a file written with other settings is not resumed.
 
+With --format marlin, FILE holds the same positions as 32-byte marlinformat
+records (as `brokkr train` and bullet read them; byte 31, unused by the format,
+marks each game's last position), and FILE.games the header and the `# game`
+lines, which resuming reads: keep the two together.
+
   --out FILE          where to append the positions (created if missing)
   --games N           the number of games FILE should hold, from 1
   --nodes N           nodes per move (default 5000)
@@ -64,6 +71,7 @@ settings, and a file written with other settings is not resumed.
   --random-plies K    random moves after the book position, 0-200 (default 8)
   --seed S            picks the openings (default 1)
   --hash MB           hash table per thread (default 16)
+  --format F          text (default) or marlin
   --bits PATH         bitscan/popcount path (asm, bmi, table, portable, extern, extern-bmi)
   --slider NAME       slider-attack backend (magic, pext, rotated, kindergarten, rayloop)";
 
@@ -81,6 +89,7 @@ struct Job {
     random_plies: usize,
     seed: u64,
     hash_mb: usize,
+    marlin: bool,
 }
 
 pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
@@ -95,6 +104,7 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
             "random-plies",
             "seed",
             "hash",
+            "format",
             "bits",
             "slider",
         ],
@@ -122,6 +132,16 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
         random_plies: parse_range(&a, "random-plies", 8, 0, 200)?,
         seed: a.count("seed")?.unwrap_or(1),
         hash_mb: parse_range(&a, "hash", 16, 1, 1 << 16)?,
+        marlin: match a.value("format") {
+            None | Some("text") => false,
+            Some("marlin") => true,
+            Some(other) => {
+                return Err(format!(
+                    "bad value for --format '{}': expected text or marlin",
+                    super::text::escape_short(other)
+                ))
+            }
+        },
     };
     let (bits, slider) = super::search_pair(&a)?;
     crate::with_engine!(bits, slider, crate::engine::BASELINE, E => generate::<E>(&job, out))
@@ -171,15 +191,20 @@ fn generate<E: Engine>(job: &Job, out: &mut dyn Write) -> Result<(), String> {
         job.seed, job.nodes, job.hash_mb, job.random_plies, book.description
     );
     let name = escape(&job.out, 200);
-    let mut file = DataFile::open(&job.out, &header)?;
-    let done = std::mem::take(&mut file.done);
+    let header = if job.marlin {
+        format!("{header}, marlinformat")
+    } else {
+        header
+    };
+    let mut file = Output::open(&job.out, &header, job.marlin)?;
+    let done = file.take_done();
     let held = done.iter().filter(|&&n| n <= job.games).count() as u64;
     if held == job.games {
         say!(
             out,
             "datagen: {name} holds {held}/{} games ({} positions): nothing to play",
             job.games,
-            file.positions
+            file.positions()
         );
         return Ok(());
     }
@@ -210,7 +235,7 @@ fn generate<E: Engine>(job: &Job, out: &mut dyn Write) -> Result<(), String> {
         t.nodes as f64 / secs / 1e6,
         held + t.games,
         job.games,
-        file.positions + t.positions
+        file.positions() + t.positions
     );
     error.map_or(Ok(()), Err)
 }
@@ -228,7 +253,7 @@ fn play_all<E: Engine>(
     setup: &Setup<E>,
     done: &HashSet<u64>,
     held: u64,
-    file: &mut DataFile,
+    file: &mut Output,
 ) -> (Tally, Option<String>) {
     let next = AtomicU64::new(1);
     let quit = AtomicBool::new(false);
@@ -255,7 +280,7 @@ fn play_all<E: Engine>(
         drop(tx);
         loop {
             match rx.recv_timeout(Duration::from_millis(200)) {
-                Ok(Ok(g)) if error.is_none() => match file.append(&g.text) {
+                Ok(Ok(g)) if error.is_none() => match file.append(&g) {
                     Ok(()) => tally.add(&g),
                     Err(e) => {
                         error = Some(format!("cannot write '{}': {e}", escape(&job.out, 200)));
@@ -361,5 +386,65 @@ impl Progress {
         if self.terminal {
             note!("\r\x1b[K");
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nnue::train;
+
+    fn datagen(out: &str, extra: &[&str]) -> String {
+        let mut args: Vec<String> = [
+            "--out",
+            out,
+            "--games",
+            "2",
+            "--nodes",
+            "300",
+            "--threads",
+            "1",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        args.extend(extra.iter().map(|s| s.to_string()));
+        let mut o = Vec::new();
+        run(&args, &mut o).unwrap();
+        String::from_utf8(o).unwrap()
+    }
+
+    #[test]
+    fn marlin_datagen_writes_the_text_outputs_positions() {
+        let dir =
+            std::env::temp_dir().join(format!("brokkr-datagen-marlin-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let txt = dir.join("g.txt").to_string_lossy().into_owned();
+        let bin = dir.join("g.bin").to_string_lossy().into_owned();
+        for f in [&txt, &bin, &format!("{bin}.games")] {
+            let _ = std::fs::remove_file(f);
+        }
+        datagen(&txt, &[]);
+        let said = datagen(&bin, &["--format", "marlin"]);
+        assert!(said.contains("holds 2/2 games"), "{said}");
+        let text = train::load(std::slice::from_ref(&txt), 1).unwrap();
+        let marlin = train::load(std::slice::from_ref(&bin), 1).unwrap();
+        assert_eq!(text.records, marlin.records);
+        assert_eq!(train::data::games(&marlin.records).len(), 2);
+        let index = std::fs::read_to_string(format!("{bin}.games")).unwrap();
+        let lines: Vec<&str> = index.lines().collect();
+        assert_eq!(lines.len(), 3, "{index}");
+        assert!(lines[0].ends_with(", marlinformat"), "{index}");
+        assert!(lines[1].starts_with("# game ") && lines[2].starts_with("# game "));
+        // Resuming finds both games.
+        let said = datagen(&bin, &["--format", "marlin"]);
+        assert!(said.contains("nothing to play"), "{said}");
+        let args: Vec<String> = ["--out", "x", "--games", "1", "--format", "csv"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert!(run(&args, &mut Vec::new())
+            .unwrap_err()
+            .contains("--format"));
     }
 }

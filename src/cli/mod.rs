@@ -50,6 +50,7 @@ mod paths;
 mod perft;
 mod suite;
 mod tables;
+mod train;
 mod tune;
 
 // The option parser, `bench` and the text quoting live below both the command
@@ -112,7 +113,7 @@ pub const COMMANDS: &[Command] = &[
     Command {
         name: "datagen",
         synopsis: "datagen",
-        summary: "self-play games at a fixed node count: labelled positions for tune",
+        summary: "self-play games at a fixed node count: labelled positions for tune, train",
         help: datagen::HELP,
         run: datagen::run,
     },
@@ -122,6 +123,13 @@ pub const COMMANDS: &[Command] = &[
         summary: "fit the evaluation's weights to labelled positions",
         help: tune::HELP,
         run: |args, _| tune::run(args),
+    },
+    Command {
+        name: "train",
+        synopsis: "train",
+        summary: "train the network on labelled positions; write a net file",
+        help: train::HELP,
+        run: train::run,
     },
     Command {
         name: "uci",

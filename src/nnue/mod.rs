@@ -6,7 +6,9 @@
 
 pub mod accumulator;
 pub mod features;
+pub mod marlin;
 pub mod network;
+pub mod train;
 pub mod vector;
 
 pub use accumulator::{evaluate_fresh, Accumulator, Delta, Stack};

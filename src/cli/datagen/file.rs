@@ -13,7 +13,9 @@
 //! datagen header is not touched. The file is locked while a run writes it, so two
 //! runs cannot append the same games.
 
+use super::game::Played;
 use crate::cli::text::escape;
+use crate::nnue::marlin;
 use std::collections::HashSet;
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{self, BufRead, BufReader, Seek, SeekFrom, Write};
@@ -188,6 +190,156 @@ impl DataFile {
     }
 }
 
+/// The marlinformat output: 32-byte records in `FILE` (see
+/// [`crate::nnue::marlin`]; each game's last one marked in byte 31), and beside
+/// it `FILE.games`, the text output without its position lines: the header line
+/// and one `# game N: ...` line a game, in the order of the records. A game's
+/// records are written first and its line second, so reopening keeps the games
+/// the index lists and cuts the records after the last of them (an unfinished
+/// game, or one whose line a killed run did not write).
+pub struct MarlinFile {
+    records: File,
+    index: DataFile,
+}
+
+impl MarlinFile {
+    /// Open (or create) `path` and its index for a run whose header is
+    /// `header`: lock both, keep their finished games and cut what follows.
+    pub fn open(path: &str, header: &str) -> Result<MarlinFile, String> {
+        let name = escape(path, 200);
+        let index_path = format!("{path}.games");
+        let fail = |what: &str, e: io::Error| format!("cannot {what} '{name}': {e}");
+        let len_of = |p: &str| std::fs::metadata(p).map_or(0, |m| m.len());
+        if len_of(path) > 0 && len_of(&index_path) == 0 {
+            return Err(format!(
+                "'{name}' holds data but has no index '{}' listing its games: not touching it",
+                escape(&index_path, 200)
+            ));
+        }
+        let index = DataFile::open(&index_path, header)?;
+        let mut records = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)
+            .map_err(|e| fail("open", e))?;
+        if !records.metadata().map_err(|e| fail("read", e))?.is_file() {
+            return Err(format!("'{name}' is not a regular file"));
+        }
+        match records.try_lock() {
+            Ok(()) => {}
+            Err(TryLockError::WouldBlock) => {
+                return Err(format!(
+                    "'{name}' is being written by another run (it is locked)"
+                ))
+            }
+            Err(TryLockError::Error(e)) => return Err(fail("lock", e)),
+        }
+        let games = index.done.len() as u64;
+        let (found, good_end, len) =
+            scan_records(BufReader::new(&records), games).map_err(|e| fail("read", e))?;
+        if found < games {
+            return Err(format!(
+                "'{name}' holds {found} whole games but its index lists {games}: \
+                 the two files do not belong together"
+            ));
+        }
+        if good_end < len {
+            noteln!(
+                "brokkr: {name}: dropped the end of an unfinished game ({} bytes)",
+                len - good_end
+            );
+            records.set_len(good_end).map_err(|e| fail("write", e))?;
+        }
+        records
+            .seek(SeekFrom::End(0))
+            .map_err(|e| fail("write", e))?;
+        let mut index = index;
+        index.positions = good_end / marlin::SIZE as u64;
+        Ok(MarlinFile { records, index })
+    }
+
+    /// Append one finished game: its records, then its `# game` line.
+    pub fn append(&mut self, records: &[u8], game_line: &str) -> io::Result<()> {
+        self.records.write_all(records)?;
+        self.records.flush()?;
+        self.index.append(game_line)
+    }
+}
+
+/// Read records from `r` until `games` game ends: how many game ends there were
+/// (at most `games`), the byte after the last of them, and the length of `r`.
+fn scan_records(mut r: impl BufRead, games: u64) -> io::Result<(u64, u64, u64)> {
+    let (mut found, mut good_end, mut len) = (0, 0, 0u64);
+    let mut record = [0u8; marlin::SIZE];
+    let mut filled = 0;
+    loop {
+        let chunk = match r.fill_buf() {
+            Ok(c) => c,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            return Ok((found, good_end, len));
+        }
+        let take = chunk.len().min(marlin::SIZE - filled);
+        record[filled..filled + take].copy_from_slice(&chunk[..take]);
+        r.consume(take);
+        filled += take;
+        len += take as u64;
+        if filled == marlin::SIZE {
+            filled = 0;
+            if found < games && marlin::Record(record).is_game_end() {
+                found += 1;
+                good_end = len;
+            }
+        }
+    }
+}
+
+/// Where datagen writes: text or marlinformat.
+pub enum Output {
+    Text(DataFile),
+    Marlin(MarlinFile),
+}
+
+impl Output {
+    /// Open `path` as text or (`marlin`) as marlinformat with its index.
+    pub fn open(path: &str, header: &str, marlin: bool) -> Result<Output, String> {
+        Ok(if marlin {
+            Output::Marlin(MarlinFile::open(path, header)?)
+        } else {
+            Output::Text(DataFile::open(path, header)?)
+        })
+    }
+
+    fn data(&mut self) -> &mut DataFile {
+        match self {
+            Output::Text(d) => d,
+            Output::Marlin(m) => &mut m.index,
+        }
+    }
+
+    /// The numbers of the games the file holds (taken out).
+    pub fn take_done(&mut self) -> HashSet<u64> {
+        std::mem::take(&mut self.data().done)
+    }
+
+    /// The positions of those games.
+    pub fn positions(&mut self) -> u64 {
+        self.data().positions
+    }
+
+    /// Append one finished game.
+    pub fn append(&mut self, g: &Played) -> io::Result<()> {
+        match self {
+            Output::Text(d) => d.append(&g.text),
+            Output::Marlin(m) => m.append(&g.marlin, &g.summary),
+        }
+    }
+}
+
 fn not_ours(name: &str) -> String {
     format!(
         "'{name}' is not a brokkr datagen file (its first line is not `{}...`): \
@@ -231,6 +383,62 @@ mod tests {
         assert_eq!(s.torn, b"# brokkr data");
         let s = scanned("");
         assert_eq!(s, Scan::default());
+    }
+
+    /// A game of `n` records (the last marked) as bytes.
+    fn game_bytes(n: usize) -> Vec<u8> {
+        let board = crate::board::Board::<crate::attacks::Magic>::startpos();
+        let mut out = Vec::new();
+        for i in 0..n {
+            let mut r = marlin::Record::from_board(&board, i as i32, marlin::DRAW);
+            r.set_game_end(i + 1 == n);
+            out.extend_from_slice(&r.0);
+        }
+        out
+    }
+
+    #[test]
+    fn marlin_output_resumes_after_its_last_whole_game() {
+        let dir = std::env::temp_dir().join(format!("brokkr-marlin-out-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("d.bin").to_string_lossy().into_owned();
+        let index = format!("{path}.games");
+        let _ = std::fs::remove_file(&path);
+        let _ = std::fs::remove_file(&index);
+        let head = "# brokkr datagen v1: x";
+        {
+            let mut f = MarlinFile::open(&path, head).unwrap();
+            f.append(&game_bytes(3), "# game 2: 1-0\n").unwrap();
+            f.append(&game_bytes(2), "# game 1: 0-1\n").unwrap();
+            // A game whose line was never written, then half a record.
+            f.records.write_all(&game_bytes(4)).unwrap();
+            f.records.write_all(&[1, 2, 3]).unwrap();
+        }
+        assert_eq!(std::fs::metadata(&path).unwrap().len(), 9 * 32 + 3);
+        let mut out = Output::open(&path, head, true).unwrap();
+        assert_eq!(out.take_done(), HashSet::from([1, 2]));
+        assert_eq!(out.positions(), 5);
+        assert_eq!(
+            std::fs::read(&path).unwrap(),
+            [game_bytes(3), game_bytes(2)].concat()
+        );
+        drop(out);
+        // Other settings, or an index that lists more games than the records
+        // hold, are refused; so are records without an index.
+        let refused = |head: &str| match MarlinFile::open(&path, head) {
+            Ok(_) => panic!("opened"),
+            Err(e) => e,
+        };
+        assert!(refused("# brokkr datagen v1: y").contains("other settings"));
+        std::fs::write(&index, format!("{head}\n# game 1\n# game 2\n# game 3\n")).unwrap();
+        assert!(refused(head).contains("do not belong together"));
+        std::fs::remove_file(&index).unwrap();
+        assert!(refused(head).contains("no index"));
+        assert_eq!(
+            std::fs::metadata(&path).unwrap().len(),
+            5 * 32,
+            "not touched"
+        );
     }
 
     #[test]

@@ -10,6 +10,7 @@
 use super::opening::{random_opening, Book, Rng};
 use crate::board::Position;
 use crate::engine::Engine;
+use crate::nnue::marlin;
 use crate::search::score::{is_mate, MATE};
 use crate::search::TranspositionTable;
 use crate::search::{self, Control, Limits, SearchResult, Settings, ThreadData};
@@ -62,6 +63,15 @@ impl GameResult {
             GameResult::WhiteWins => "1.0",
             GameResult::Draw => "0.5",
             GameResult::BlackWins => "0.0",
+        }
+    }
+
+    /// As marlinformat writes it.
+    pub fn marlin(self) -> u8 {
+        match self {
+            GameResult::WhiteWins => marlin::WHITE_WIN,
+            GameResult::Draw => marlin::DRAW,
+            GameResult::BlackWins => marlin::BLACK_WIN,
         }
     }
 
@@ -191,6 +201,11 @@ impl Adjudicator {
 pub struct Played {
     /// The position lines and then the game's `# game N: ...` line.
     pub text: String,
+    /// The `# game N: ...` line alone.
+    pub summary: String,
+    /// The positions as marlinformat records, the last one marked as the game's
+    /// end.
+    pub marlin: Vec<u8>,
     pub positions: usize,
     pub end: End,
     pub nodes: u64,
@@ -231,8 +246,9 @@ pub fn play<E: Engine>(
     ))
 }
 
-/// A recorded position: its FEN and the search score from White's side.
-type Record = (String, i32);
+/// A recorded position: its FEN, the search score from White's side, and the
+/// position as a marlinformat record (its result still unset).
+type Record = (String, i32, marlin::Record);
 
 /// Play from `pos` to the end; `None` if the opening is lopsided (its first
 /// search scores beyond [`OPENING_LIMIT`]). Adds the nodes searched to `nodes`.
@@ -299,7 +315,7 @@ fn self_play<E: Engine>(
                 let quiet =
                     !b.in_check() && !b.is_capture(r.best) && r.best.promotion_kind().is_none();
                 if quiet && !is_mate(s) {
-                    records.push((b.to_fen(), white));
+                    records.push((b.to_fen(), white, marlin::Record::from_board(&b, white, 0)));
                 }
                 if let Some(end) = adjudicator.update(white, b.fullmove_number()) {
                     break end;
@@ -323,18 +339,25 @@ fn usable_score(r: &SearchResult) -> Option<i32> {
 fn finish(number: u64, records: &[Record], end: End, plies: usize) -> Played {
     let result = end.result();
     let mut text = String::with_capacity(records.len() * 80 + 80);
-    for (fen, score) in records {
+    let mut bin = Vec::with_capacity(records.len() * marlin::SIZE);
+    for (i, (fen, score, record)) in records.iter().enumerate() {
         let _ = writeln!(text, "{fen} | {score} | {}", result.label());
+        let mut r = *record;
+        r.set_result(result.marlin());
+        r.set_game_end(i + 1 == records.len());
+        bin.extend_from_slice(&r.0);
     }
-    let _ = writeln!(
-        text,
-        "# game {number}: {} by {}, {plies} plies, {} positions",
+    let summary = format!(
+        "# game {number}: {} by {}, {plies} plies, {} positions\n",
         result.pgn(),
         end.reason(),
         records.len()
     );
+    text.push_str(&summary);
     Played {
         text,
+        summary,
+        marlin: bin,
         positions: records.len(),
         end,
         nodes: 0,
@@ -394,17 +417,34 @@ mod tests {
 
     #[test]
     fn the_game_line_says_how_it_ended() {
+        let fen = "8/8/8/8/8/8/8/K6k w - - 0 1";
+        let board = crate::board::Board::<crate::attacks::Magic>::from_fen(fen).unwrap();
+        let r = marlin::Record::from_board(&board, -35, 0);
         let p = finish(
             7,
-            &[("8/8/8/8/8/8/8/K6k w - - 0 1".to_string(), -35)],
+            &[(fen.to_string(), -35, r), (fen.to_string(), -35, r)],
             End::Checkmate(Color::Black),
             52,
         );
         assert_eq!(
             p.text,
             "8/8/8/8/8/8/8/K6k w - - 0 1 | -35 | 0.0\n\
-             # game 7: 0-1 by checkmate, 52 plies, 1 positions\n"
+             8/8/8/8/8/8/8/K6k w - - 0 1 | -35 | 0.0\n\
+             # game 7: 0-1 by checkmate, 52 plies, 2 positions\n"
         );
+        assert_eq!(
+            p.summary,
+            "# game 7: 0-1 by checkmate, 52 plies, 2 positions\n"
+        );
+        assert_eq!(p.marlin.len(), 64);
+        let last = marlin::Record(p.marlin[32..].try_into().unwrap());
+        let first = marlin::Record(p.marlin[..32].try_into().unwrap());
+        assert_eq!(
+            (first.result(), last.result()),
+            (marlin::BLACK_WIN, marlin::BLACK_WIN)
+        );
+        assert_eq!((first.is_game_end(), last.is_game_end()), (false, true));
+        assert_eq!(last.to_board::<crate::attacks::Magic>().unwrap(), board);
         assert!(!p.end.adjudicated());
         assert!(End::PlyCap.adjudicated());
     }

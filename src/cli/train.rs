@@ -1,0 +1,367 @@
+//! `brokkr train`: train the network on labelled positions and export it as a
+//! net file (`crate::nnue::train` does the work).
+
+use super::text::escape_short;
+use super::Args;
+use crate::nnue::train::{self, Config, Event, Loss, Shape, State};
+use std::io::{IsTerminal, Write};
+use std::time::Instant;
+
+pub const HELP: &str = "\
+usage: brokkr train --data FILE [--data FILE ...] --out FILE.nnue [OPTIONS]
+
+Trains the network (768 inputs from each side's view -> H hidden neurons a side,
+squared clipped ReLU -> one output per bucket) on labelled positions and writes
+it, quantised, as a net file for the engine. Every position is held in memory
+(32 bytes each); each epoch visits them all once, in an order shuffled anew.
+
+The loss is the mean squared error between sigmoid(eval / K) and the target
+wdl * result + (1 - wdl) * sigmoid(score / K), both from the side to move's side;
+positions with |score| >= 3000 (mates) are left out. AdamW with a cosine learning
+rate from --lr to --lr-end over all the steps; every weight is kept within
++-1.98. The same data, seed and thread count give the same net.
+
+  --data FILE      labelled positions; give it again for more files. A file named
+                   .bin or .marlin is marlinformat (32-byte records, as datagen
+                   --format marlin writes); anything else is text, one position a
+                   line: `FEN | score | result` (score in cp and result 1.0/0.5/0.0,
+                   White's side), `#` lines ignored, `# game ...` ends a game
+                   (decompress .xz files first)
+  --out FILE       where to write the net (after every epoch)
+  --hidden N       hidden neurons a side, a multiple of 32 up to 1024 (default 256)
+  --buckets N      output buckets by the number of men, 1 to 8 (default 1)
+  --epochs N       passes over the training set (default 10)
+  --batch N        positions a step (default 16384)
+  --lr R           learning rate at the start (default 0.001)
+  --lr-end R       learning rate at the last step (default lr / 100)
+  --wd R           AdamW weight decay (default 0.01)
+  --wdl W          the result's weight in the target, 0 to 1 (default 0.3)
+  --k K            centipawns of the sigmoid's scale (default 400)
+  --val F          fraction held out for validation, as whole games, 0 to <1
+                   (default 0.05)
+  --threads N      threads (default 2)
+  --seed S         initial weights, validation games and shuffles (default 1)
+  --checkpoint F   write the run's state (weights, Adam's moments, epoch) to F
+                   after every epoch
+  --resume F       go on from the checkpoint F (same --data, --val and --seed;
+                   --hidden and --buckets default to the checkpoint's); with the
+                   same --epochs the run ends with the net an unbroken run makes,
+                   a larger --epochs goes on (the learning rate follows the new
+                   schedule)";
+
+/// The options that take a value (`--data` is taken out before, as it repeats).
+const OPTIONS: &[&str] = &[
+    "out",
+    "hidden",
+    "buckets",
+    "epochs",
+    "batch",
+    "lr",
+    "lr-end",
+    "wd",
+    "wdl",
+    "k",
+    "val",
+    "threads",
+    "seed",
+    "checkpoint",
+    "resume",
+];
+
+/// Take every `--data FILE` (or `--data=FILE`) out of `args`.
+fn data_files(args: &[String]) -> Result<(Vec<String>, Vec<String>), String> {
+    let (mut files, mut rest) = (Vec::new(), Vec::new());
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        if a == "--data" {
+            files.push(
+                it.next()
+                    .cloned()
+                    .ok_or_else(|| "option --data needs a value".to_string())?,
+            );
+        } else if let Some(f) = a.strip_prefix("--data=") {
+            files.push(f.to_string());
+        } else {
+            rest.push(a.clone());
+        }
+    }
+    Ok((files, rest))
+}
+
+pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
+    let (files, rest) = data_files(args)?;
+    let a = Args::parse(&rest, OPTIONS, &[])?;
+    if let Some(extra) = a.positional.first() {
+        return Err(format!(
+            "unexpected argument '{}' (see brokkr train -h)",
+            escape_short(extra)
+        ));
+    }
+    if files.is_empty() {
+        return Err("train needs --data FILE (see brokkr train -h)".to_string());
+    }
+    let net_out = a
+        .value("out")
+        .ok_or("train needs --out FILE (see brokkr train -h)")?
+        .to_string();
+    let resume = a.value("resume").map(State::read).transpose()?;
+    // In f64 for the report: `lr / 100` in f32 prints as 0.000010000001.
+    let lr = a.parsed::<f64>("lr")?.unwrap_or(0.001);
+    let lr_end = a.parsed::<f64>("lr-end")?.unwrap_or(lr / 100.0);
+    let shape_default = resume.as_ref().map(|s| s.net.shape);
+    let val = a.parsed::<f64>("val")?.unwrap_or(0.05);
+    if !(0.0..1.0).contains(&val) {
+        return Err(format!(
+            "bad value for --val '{val}': expected at least 0 and below 1"
+        ));
+    }
+    let cfg = Config {
+        shape: Shape {
+            hidden: a
+                .parsed("hidden")?
+                .or(shape_default.map(|s| s.hidden))
+                .unwrap_or(256),
+            buckets: a
+                .parsed("buckets")?
+                .or(shape_default.map(|s| s.buckets))
+                .unwrap_or(1),
+        },
+        epochs: a.parsed("epochs")?.unwrap_or(10),
+        batch: a.parsed("batch")?.unwrap_or(16384),
+        lr: lr as f32,
+        lr_end: lr_end as f32,
+        weight_decay: a.parsed("wd")?.unwrap_or(0.01),
+        loss: Loss {
+            wdl: a.parsed("wdl")?.unwrap_or(0.3),
+            k: a.parsed("k")?.unwrap_or(400.0),
+        },
+        seed: a.count("seed")?.unwrap_or(1),
+        threads: a.parsed("threads")?.unwrap_or(2),
+        checkpoint: a.value("checkpoint").map(str::to_string),
+        stop_after: None,
+    };
+    cfg.check()?;
+    let start = Instant::now();
+    let loaded = train::load(&files, cfg.threads)?;
+    let games = train::data::games(&loaded.records).len();
+    let (train_set, val_set) = train::split(&loaded.records, val, cfg.seed);
+    let positions = loaded.records.len();
+    drop(loaded.records);
+    say!(
+        out,
+        "train: {positions} positions in {games} games from {} file(s), {} left out (|score| >= {}), \
+         read in {:.1} s; {} to train on, {} held out for validation",
+        files.len(),
+        loaded.skipped,
+        train::data::MAX_SCORE,
+        start.elapsed().as_secs_f64(),
+        train_set.len(),
+        val_set.len()
+    );
+    say!(
+        out,
+        "train: net 768x2 -> {}x2 -> {} bucket(s); {} epochs of batches of {}, lr {} -> {}, \
+         wd {}, wdl {}, K {}, seed {}, {} thread(s){}",
+        cfg.shape.hidden,
+        cfg.shape.buckets,
+        cfg.epochs,
+        cfg.batch,
+        lr,
+        lr_end,
+        cfg.weight_decay,
+        cfg.loss.wdl,
+        cfg.loss.k,
+        cfg.seed,
+        cfg.threads,
+        match &resume {
+            Some(s) => format!("; resuming after epoch {}", s.epoch),
+            None => String::new(),
+        }
+    );
+    let terminal = std::io::stderr().is_terminal();
+    let threads = cfg.threads as f64;
+    let mut written = false;
+    let state = train::train(&cfg, &train_set, &val_set, resume, &mut |e| {
+        match e {
+            Event::Progress {
+                epoch,
+                epochs,
+                done,
+                total,
+                speed,
+                loss,
+                left,
+            } => {
+                let line = format!(
+                    "train: epoch {epoch}/{epochs} {:.1}%, {:.0} positions/s ({:.0} a thread), \
+                     loss {loss:.6}, {} left",
+                    100.0 * done as f64 / total as f64,
+                    speed,
+                    speed / threads,
+                    clock(left)
+                );
+                if terminal {
+                    note!("\r{line}\x1b[K");
+                } else {
+                    noteln!("{line}");
+                }
+            }
+            Event::Epoch {
+                epoch,
+                epochs,
+                train_loss,
+                val_loss,
+                seconds,
+                speed,
+                net,
+            } => {
+                if terminal {
+                    note!("\r\x1b[K");
+                }
+                train::write_file(&net_out, &net.quantise().to_bytes())?;
+                written = true;
+                say!(
+                    out,
+                    "epoch {epoch}/{epochs}: train loss {train_loss:.6}, validation loss {}, \
+                     {seconds:.1} s, {speed:.0} positions/s ({:.0} a thread)",
+                    val_loss.map_or("n/a".to_string(), |v| format!("{v:.6}")),
+                    speed / threads
+                );
+                out.flush().map_err(super::write_error)?;
+            }
+        }
+        Ok(())
+    })?;
+    if !written {
+        train::write_file(&net_out, &state.net.quantise().to_bytes())?;
+    }
+    let file = state.net.quantise();
+    say!(
+        out,
+        "train: wrote {} (hidden {}, {} bucket(s), hash {:016x}) after {} epochs, {:.1} s in all",
+        escape_short(&net_out),
+        file.hidden,
+        file.buckets,
+        file.hash(),
+        state.epoch,
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// Seconds as `1h02m03s`, `2m03s` or `3s`.
+fn clock(secs: f64) -> String {
+    let s = if secs.is_finite() {
+        secs.max(0.0) as u64
+    } else {
+        0
+    };
+    match (s / 3600, s / 60 % 60, s % 60) {
+        (0, 0, sec) => format!("{sec}s"),
+        (0, m, sec) => format!("{m}m{sec:02}s"),
+        (h, m, sec) => format!("{h}h{m:02}m{sec:02}s"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(s: &[&str]) -> Vec<String> {
+        s.iter().map(|x| x.to_string()).collect()
+    }
+
+    #[test]
+    fn train_data_options_repeat() {
+        let (files, rest) =
+            data_files(&args(&["--data", "a.txt", "--out", "x", "--data=b.bin"])).unwrap();
+        assert_eq!(files, ["a.txt", "b.bin"]);
+        assert_eq!(rest, ["--out", "x"]);
+        assert!(data_files(&args(&["--data"])).is_err());
+        assert_eq!(clock(3725.0), "1h02m05s");
+        assert_eq!(clock(65.0), "1m05s");
+        assert_eq!(clock(f64::NAN), "0s");
+    }
+
+    #[test]
+    fn train_command_errors_are_messages() {
+        let run_args = |s: &[&str]| {
+            let mut out = Vec::new();
+            run(&args(s), &mut out)
+        };
+        assert!(run_args(&["--out", "x.nnue"])
+            .unwrap_err()
+            .contains("--data"));
+        assert!(run_args(&["--data", "x.txt"])
+            .unwrap_err()
+            .contains("--out"));
+        let e = run_args(&["--data", "/nonexistent/x.txt", "--out", "/tmp/x.nnue"]).unwrap_err();
+        assert!(e.contains("cannot read"), "{e}");
+        let e = run_args(&["--data", "x", "--out", "y", "--hidden", "100"]).unwrap_err();
+        assert!(e.contains("multiple of 32"), "{e}");
+        let e = run_args(&["--data", "x", "--out", "y", "--val", "1"]).unwrap_err();
+        assert!(e.contains("--val"), "{e}");
+        let e = run_args(&["--data", "x", "--out", "y", "--bogus", "1"]).unwrap_err();
+        assert!(e.contains("unknown option"), "{e}");
+        let e = run_args(&["--data", "x", "--out", "y", "--resume", "/nonexistent/c"]).unwrap_err();
+        assert!(e.contains("cannot read"), "{e}");
+    }
+
+    #[test]
+    fn train_command_writes_a_net() {
+        let dir = std::env::temp_dir().join(format!("brokkr-train-cli-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let data = dir.join("d.txt");
+        let mut text = String::from("# brokkr datagen v1: test\n");
+        let mut b = crate::board::Board::<crate::attacks::Magic>::startpos();
+        for i in 0..200 {
+            let moves = b.legal_moves::<crate::bits::Portable>();
+            if moves.is_empty() {
+                b = crate::board::Board::startpos();
+                text.push_str(&format!("# game {i}: over\n"));
+                continue;
+            }
+            text.push_str(&format!(
+                "{} | {} | 0.5\n",
+                b.to_fen(),
+                (i % 50) as i32 - 25
+            ));
+            b.make::<crate::bits::Portable>(moves.as_slice()[i * 7 % moves.len()]);
+            if i % 40 == 39 {
+                text.push_str(&format!("# game {i}: over\n"));
+            }
+        }
+        std::fs::write(&data, text).unwrap();
+        let net = dir.join("n.nnue");
+        let ckpt = dir.join("n.ckpt");
+        let s = |p: &std::path::Path| p.to_string_lossy().into_owned();
+        let (data, net, ckpt) = (s(&data), s(&net), s(&ckpt));
+        let mut out = Vec::new();
+        let mut argv = vec![
+            "--data",
+            &data,
+            "--out",
+            &net,
+            "--epochs",
+            "2",
+            "--batch",
+            "64",
+            "--checkpoint",
+            &ckpt,
+        ];
+        let mut first = argv.clone();
+        first.extend(["--hidden", "32"]);
+        run(&args(&first), &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains("epoch 2/2"), "{text}");
+        let file = crate::codegen::net::NetFile::parse(&std::fs::read(&net).unwrap()).unwrap();
+        assert_eq!((file.hidden, file.buckets), (32, 1));
+        assert_eq!(State::read(&ckpt).unwrap().epoch, 2);
+        // Resuming a finished run writes the same net (hidden from the checkpoint).
+        let before = std::fs::read(&net).unwrap();
+        argv.extend(["--resume", &ckpt]);
+        let mut out = Vec::new();
+        run(&args(&argv), &mut out).unwrap();
+        assert_eq!(std::fs::read(&net).unwrap(), before);
+    }
+}

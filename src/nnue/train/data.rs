@@ -1,0 +1,403 @@
+//! The trainer's data: labelled positions read from text (`FEN | score |
+//! result`, as `brokkr datagen` writes and `brokkr tune` reads) or marlinformat
+//! files, held in memory as 32-byte [`Record`]s, split into training and
+//! validation sets by whole games, and shuffled each epoch.
+
+use crate::attacks::Magic;
+use crate::nnue::marlin::{self, Record};
+
+/// Positions whose score is this large (either way) are left out: mate scores
+/// and near-mates say nothing the net can learn from the material.
+pub const MAX_SCORE: i32 = 3000;
+
+/// What [`load`] read.
+#[derive(Debug, Default)]
+pub struct Loaded {
+    /// The positions kept, each game's last one marked ([`Record::is_game_end`]).
+    pub records: Vec<Record>,
+    /// Positions left out for their score (|score| >= [`MAX_SCORE`]).
+    pub skipped: usize,
+}
+
+/// Whether `path` names a marlinformat file (`.bin` or `.marlin`).
+pub fn is_marlin(path: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    lower.ends_with(".bin") || lower.ends_with(".marlin")
+}
+
+/// Read every file of `paths` (text, or marlinformat by [`is_marlin`]) on
+/// `threads` threads. A file that cannot be read, a bad line or record, or no
+/// position at all is an error naming the file (and line or record).
+pub fn load(paths: &[String], threads: usize) -> Result<Loaded, String> {
+    let mut all = Loaded::default();
+    for path in paths {
+        let before = all.records.len();
+        if is_marlin(path) {
+            load_marlin(path, &mut all)?;
+        } else {
+            load_text(path, threads.max(1), &mut all)?;
+        }
+        // A file's end ends its last game.
+        if all.records.len() > before {
+            if let Some(last) = all.records.last_mut() {
+                last.set_game_end(true);
+            }
+        }
+    }
+    if all.records.is_empty() {
+        return Err(if all.skipped > 0 {
+            format!(
+                "no positions to train on: all {} had |score| >= {MAX_SCORE}",
+                all.skipped
+            )
+        } else {
+            "no positions to train on: the data is empty".to_string()
+        });
+    }
+    Ok(all)
+}
+
+/// Keep `r` unless its score is a mate's; a skipped game end moves to the
+/// position kept before it.
+fn keep(out: &mut Loaded, r: Record) {
+    if (r.score() as i32).abs() >= MAX_SCORE {
+        out.skipped += 1;
+        if r.is_game_end() {
+            if let Some(last) = out.records.last_mut() {
+                last.set_game_end(true);
+            }
+        }
+    } else {
+        out.records.push(r);
+    }
+}
+
+fn load_marlin(path: &str, out: &mut Loaded) -> Result<(), String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read '{path}': {e}"))?;
+    if bytes.len() % marlin::SIZE != 0 {
+        return Err(format!(
+            "{path}: {} bytes, not a whole number of {}-byte marlinformat records",
+            bytes.len(),
+            marlin::SIZE
+        ));
+    }
+    out.records.reserve(bytes.len() / marlin::SIZE);
+    for (i, chunk) in bytes.chunks_exact(marlin::SIZE).enumerate() {
+        let r = Record(chunk.try_into().expect("32 bytes"));
+        r.check()
+            .map_err(|e| format!("{path}: record {} (byte {}): {e}", i + 1, i * marlin::SIZE))?;
+        keep(out, r);
+    }
+    Ok(())
+}
+
+/// One thread's share of a text file.
+#[derive(Default)]
+struct Part {
+    loaded: Loaded,
+    /// A `# game` line came before the part's first position: it ends the game
+    /// of the part before.
+    leading_end: bool,
+    /// Lines in the part.
+    lines: usize,
+    /// The first bad line: its number within the part, and why.
+    error: Option<(usize, String)>,
+}
+
+fn parse_part(text: &str) -> Part {
+    let mut part = Part::default();
+    for (i, line) in text.lines().enumerate() {
+        part.lines = i + 1;
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        if line.starts_with('#') {
+            if line.starts_with("# game") {
+                match part.loaded.records.last_mut() {
+                    Some(last) => last.set_game_end(true),
+                    None => part.leading_end = true,
+                }
+            }
+            continue;
+        }
+        match crate::eval::tune::parse_line::<Magic>(line) {
+            Ok((sample, board)) => {
+                let result = match sample.result {
+                    r if r > 0.75 => marlin::WHITE_WIN,
+                    r if r > 0.25 => marlin::DRAW,
+                    _ => marlin::BLACK_WIN,
+                };
+                keep(
+                    &mut part.loaded,
+                    Record::from_board(&board, sample.score, result),
+                );
+            }
+            Err(e) => {
+                part.error = Some((i, e));
+                return part;
+            }
+        }
+    }
+    part
+}
+
+fn load_text(path: &str, threads: usize, out: &mut Loaded) -> Result<(), String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read '{path}': {e}"))?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "{path}: not UTF-8 text (byte {}); a marlinformat file must be named .bin or .marlin",
+            e.utf8_error().valid_up_to()
+        )
+    })?;
+    // Cut the text into one part a thread, at line breaks.
+    let mut cuts = vec![0];
+    for t in 1..threads {
+        let at = (text.len() * t / threads).max(*cuts.last().expect("one cut"));
+        // After a line break: a character boundary.
+        let at = text.as_bytes()[at..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(text.len(), |i| at + i + 1);
+        cuts.push(at);
+    }
+    cuts.push(text.len());
+    let parts: Vec<Part> = std::thread::scope(|s| {
+        let handles: Vec<_> = cuts
+            .windows(2)
+            .map(|w| {
+                let piece = &text[w[0]..w[1]];
+                s.spawn(move || parse_part(piece))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join().unwrap_or_else(|_| Part {
+                    error: Some((0, "a parsing thread failed".to_string())),
+                    ..Part::default()
+                })
+            })
+            .collect()
+    });
+    let mut first_line = 1;
+    for part in parts {
+        if let Some((i, e)) = part.error {
+            return Err(format!("{path}:{}: {e}", first_line + i));
+        }
+        if part.leading_end {
+            if let Some(last) = out.records.last_mut() {
+                last.set_game_end(true);
+            }
+        }
+        out.records.extend_from_slice(&part.loaded.records);
+        out.skipped += part.loaded.skipped;
+        first_line += part.lines;
+    }
+    Ok(())
+}
+
+/// The games of `records`: the ranges that end at each marked position (and at
+/// the end).
+pub fn games(records: &[Record]) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (i, r) in records.iter().enumerate() {
+        if r.is_game_end() || i + 1 == records.len() {
+            out.push(start..i + 1);
+            start = i + 1;
+        }
+    }
+    out
+}
+
+/// Split `records` into training and validation sets: whole games, picked at
+/// random (by `seed`) for validation until they hold `fraction` of the
+/// positions. At least one game stays for training, so with one game nothing
+/// is held out.
+pub fn split(records: &[Record], fraction: f64, seed: u64) -> (Vec<Record>, Vec<Record>) {
+    let games = games(records);
+    let target = (records.len() as f64 * fraction.clamp(0.0, 1.0)).round() as usize;
+    let mut order: Vec<usize> = (0..games.len()).collect();
+    Rng::new(seed ^ 0x005e_ed0f_da7a_5b17).shuffle(&mut order);
+    let mut held = vec![false; games.len()];
+    let mut count = 0;
+    for &g in order.iter().take(games.len().saturating_sub(1)) {
+        if count >= target {
+            break;
+        }
+        held[g] = true;
+        count += games[g].len();
+    }
+    let (mut train, mut val) = (Vec::new(), Vec::with_capacity(count));
+    train.reserve(records.len() - count);
+    for (g, range) in games.into_iter().enumerate() {
+        if held[g] {
+            val.extend_from_slice(&records[range]);
+        } else {
+            train.extend_from_slice(&records[range]);
+        }
+    }
+    (train, val)
+}
+
+/// SplitMix64: a small, fast generator for initial weights and shuffles.
+#[derive(Clone, Debug)]
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// A whole number below `n` (`n > 0`), without modulo bias worth noting.
+    pub fn below(&mut self, n: usize) -> usize {
+        ((self.next_u64() as u128 * n as u128) >> 64) as usize
+    }
+
+    /// A number in `[-1, 1)`.
+    pub fn symmetric(&mut self) -> f32 {
+        ((self.next_u64() >> 40) as f32 / (1u64 << 23) as f32) - 1.0
+    }
+
+    /// Shuffle `v` in place (Fisher-Yates).
+    pub fn shuffle<T>(&mut self, v: &mut [T]) {
+        for i in (1..v.len()).rev() {
+            let j = self.below(i + 1);
+            v.swap(i, j);
+        }
+    }
+}
+
+/// The order of the training positions in `epoch` (from 1): a shuffle that
+/// depends only on the seed and the epoch, so a resumed run sees the same
+/// orders as one that was not stopped.
+pub fn epoch_order(len: usize, seed: u64, epoch: usize) -> Vec<u32> {
+    let mut order: Vec<u32> = (0..len as u32).collect();
+    let mut rng = Rng::new(seed ^ (epoch as u64).wrapping_mul(0xd1b5_4a32_d192_ed03));
+    rng.next_u64();
+    rng.shuffle(&mut order);
+    order
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    pub(crate) fn temp(name: &str) -> String {
+        let dir = std::env::temp_dir().join(format!("brokkr-train-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir.join(name).to_string_lossy().into_owned()
+    }
+
+    const TEXT: &str = "\
+# brokkr datagen v1: test
+rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 | 30 | 1.0
+rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2 | 25 | 1.0
+# game 1: 1-0 by checkmate
+8/8/8/8/8/8/8/K6k w - - 0 60 | 0 | 0.5
+8/8/8/8/8/8/1Q6/K6k w - - 0 60 | 5000 | 0.5
+
+8/8/8/8/8/8/1Q6/K6k b - - 0 60 | -3000 | 0.5
+# game 2: 1/2-1/2
+# a comment
+8/8/8/8/8/8/1q6/K6k w - - 0 70 | -900 | 0.0
+";
+
+    #[test]
+    fn train_text_and_marlin_load_alike() {
+        let txt = temp("alike.txt");
+        std::fs::write(&txt, TEXT).unwrap();
+        for threads in 1..=4 {
+            let l = load(std::slice::from_ref(&txt), threads).unwrap();
+            assert_eq!((l.records.len(), l.skipped), (4, 2), "threads {threads}");
+            let ends: Vec<bool> = l.records.iter().map(Record::is_game_end).collect();
+            assert_eq!(ends, [false, true, true, true]);
+            assert_eq!(l.records[0].score(), 30);
+            assert_eq!(l.records[3].result(), marlin::BLACK_WIN);
+            assert_eq!(l.records[2].result(), marlin::DRAW);
+        }
+        let l = load(std::slice::from_ref(&txt), 2).unwrap();
+        let bin = temp("alike.bin");
+        let bytes: Vec<u8> = l.records.iter().flat_map(|r| r.0).collect();
+        std::fs::write(&bin, bytes).unwrap();
+        let m = load(std::slice::from_ref(&bin), 2).unwrap();
+        assert_eq!(m.records, l.records);
+        // Two files: each file's end ends a game.
+        let both = load(&[bin.clone(), txt.clone()], 3).unwrap();
+        assert_eq!(both.records.len(), 8);
+        assert_eq!(games(&both.records).len(), 6);
+    }
+
+    #[test]
+    fn train_bad_data_is_an_error() {
+        let err = |name: &str, content: &[u8]| {
+            let p = temp(name);
+            std::fs::write(&p, content).unwrap();
+            load(&[p], 2).unwrap_err()
+        };
+        assert!(load(&[temp("missing.txt")], 1)
+            .unwrap_err()
+            .contains("cannot read"));
+        let e = err("garbage.txt", b"# x\nhello world\n");
+        assert!(e.contains("garbage.txt:2:"), "{e}");
+        let e = err("badfen.txt", TEXT.replace("K6k w", "K6x w").as_bytes());
+        assert!(e.contains("badfen.txt:5:") && e.contains("FEN"), "{e}");
+        let e = err("badscore.txt", b"8/8/8/8/8/8/8/K6k w - - 0 1 | x | 1.0\n");
+        assert!(e.contains("score"), "{e}");
+        assert!(err("empty.txt", b"").contains("empty"));
+        assert!(err("comments.txt", b"# only\n# comments\n").contains("empty"));
+        assert!(err("mates.txt", b"8/8/8/8/8/8/8/K6k w - - 0 1 | 5000 | 1.0\n").contains("3000"));
+        assert!(err("binary.txt", &[0xff, 0xfe, 0]).contains("UTF-8"));
+        assert!(err("short.bin", &[0; 33]).contains("whole number"));
+        let mut r = Record::from_board(&crate::board::Board::<Magic>::startpos(), 0, 1).0;
+        r[30] = 7;
+        let e = err("bad.bin", &[[0; 32], r].concat());
+        assert!(e.contains("record 1"), "{e}");
+        assert!(err("empty.bin", b"").contains("empty"));
+    }
+
+    #[test]
+    fn train_validation_keeps_games_whole() {
+        let start = Record::from_board(&crate::board::Board::<Magic>::startpos(), 0, 1);
+        let mut records = Vec::new();
+        for game in 0..50u16 {
+            for i in 0..(game % 7 + 1) {
+                let mut r = start;
+                r.0[28..30].copy_from_slice(&(game as i16).to_le_bytes());
+                r.set_game_end(i == game % 7);
+                records.push(r);
+            }
+        }
+        let (train, val) = split(&records, 0.2, 9);
+        assert_eq!(train.len() + val.len(), records.len());
+        let target = (records.len() as f64 * 0.2).round() as usize;
+        assert!(
+            val.len() >= target && val.len() < target + 7,
+            "{}",
+            val.len()
+        );
+        for set in [&train, &val] {
+            for g in games(set) {
+                let game = set[g.start].score();
+                let n = g.len() as i16;
+                assert_eq!(n, game % 7 + 1, "game {game} whole");
+                assert!(set[g].iter().all(|r| r.score() == game));
+            }
+        }
+        assert_eq!(split(&records, 0.2, 9).1, val, "the seed decides");
+        assert_ne!(split(&records, 0.2, 10).1, val);
+        assert!(split(&records, 0.0, 9).1.is_empty());
+        // One game: nothing held out.
+        let one = &records[..1];
+        assert_eq!(split(one, 0.5, 1).0.len(), 1);
+    }
+}

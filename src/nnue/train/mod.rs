@@ -1,0 +1,516 @@
+//! The trainer behind `brokkr train`: the float net, AdamW on shuffled
+//! mini-batches, checkpoints, and the export to the net file.
+//!
+//! The net (all `f32`): input weights `ft_w[768][H]`, biases `ft_b[H]`, output
+//! weights `out_w[B][2H]` (the side to move's half first) and biases
+//! `out_b[B]`. For a position, each side's accumulator is `ft_b` plus the rows
+//! of its inputs ([`crate::nnue::features::index`] from that side's view); the
+//! activation is the squared clipped ReLU `clamp(acc, 0, 1)²`; the output
+//! `o = out_w[b] · (a_us, a_them) + out_b[b]`, bucket `b` by the number of men
+//! ([`crate::nnue::features::bucket`]), and `o × 400` is the evaluation in
+//! centipawns from the side to move's side.
+//!
+//! The loss is the mean of `(sigmoid(o × 400 / K) − t)²`, with the target
+//! `t = wdl × result + (1 − wdl) × sigmoid(score / K)` (both from the side to
+//! move's side). AdamW (β1 0.9, β2 0.999, ε 1e-8, decoupled weight decay) with
+//! a cosine learning rate from `lr` down to `lr_end` over all the steps of the
+//! run, and every weight clipped to ±[`CLIP`] after each step so that the
+//! quantised output weights times 255 stay within `i16`.
+//!
+//! Each batch is cut into one fixed chunk a thread; every thread sums its
+//! chunk's gradient into its own buffer (touching, and later clearing, only the
+//! input rows its positions use), and the buffers are added in thread order:
+//! the same data, settings, seed and thread count give the same net, bit for
+//! bit. The AdamW step itself updates every weight (the moments of a weight
+//! without a gradient this step still decay, as AdamW has it); for `H = 256`
+//! that is 0.2 M weights a step against 16 k positions' sparse sums.
+
+pub mod data;
+pub mod export;
+pub mod kernel;
+
+pub use data::{load, split, Loaded, Rng};
+pub use export::{evaluate_float, evaluate_quantised, quantise};
+pub use kernel::{Loss, SCALE};
+
+use crate::codegen::net::{fnv1a, INPUTS, MAX_BUCKETS, MAX_HIDDEN};
+use crate::nnue::marlin::Record;
+use kernel::Worker;
+use std::time::{Duration, Instant};
+
+/// Every weight stays within ±`CLIP`.
+pub const CLIP: f32 = 1.98;
+const BETA1: f64 = 0.9;
+const BETA2: f64 = 0.999;
+const EPSILON: f32 = 1e-8;
+/// How often [`Event::Progress`] comes.
+pub const PROGRESS_EVERY: Duration = Duration::from_secs(2);
+
+/// The net's size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    /// Hidden neurons per side.
+    pub hidden: usize,
+    /// Output buckets.
+    pub buckets: usize,
+}
+
+impl Shape {
+    /// The number of weights (`ft_w`, `ft_b`, `out_w`, `out_b`, in that order
+    /// in one vector).
+    pub fn weights(&self) -> usize {
+        self.out_b() + self.buckets
+    }
+
+    /// Where `out_w` starts.
+    pub fn out_w(&self) -> usize {
+        (INPUTS + 1) * self.hidden
+    }
+
+    /// Where `out_b` starts.
+    pub fn out_b(&self) -> usize {
+        self.out_w() + 2 * self.buckets * self.hidden
+    }
+
+    fn check(&self) -> Result<(), String> {
+        if self.hidden == 0 || !self.hidden.is_multiple_of(32) || self.hidden > MAX_HIDDEN {
+            return Err(format!(
+                "hidden size {}: must be a multiple of 32 from 32 to {MAX_HIDDEN}",
+                self.hidden
+            ));
+        }
+        if self.buckets == 0 || self.buckets > MAX_BUCKETS {
+            return Err(format!(
+                "{} buckets: must be 1 to {MAX_BUCKETS}",
+                self.buckets
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The float net.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Net {
+    pub shape: Shape,
+    /// Every weight, laid out as [`Shape`] says.
+    pub params: Vec<f32>,
+}
+
+impl Net {
+    /// A net with random weights from `seed`: input weights and biases uniform
+    /// in ±1/√768, output weights in ±1/√(2H), output biases 0.
+    pub fn random(shape: Shape, seed: u64) -> Net {
+        let mut rng = Rng::new(seed ^ 0x0001_a170_fa11_ce11);
+        let mut params = vec![0.0; shape.weights()];
+        let ft = 1.0 / (INPUTS as f32).sqrt();
+        let out = 1.0 / (2.0 * shape.hidden as f32).sqrt();
+        for (i, p) in params[..shape.out_b()].iter_mut().enumerate() {
+            let bound = if i < shape.out_w() { ft } else { out };
+            *p = rng.symmetric() * bound;
+        }
+        Net { shape, params }
+    }
+
+    /// The net quantised for the engine ([`quantise`]).
+    pub fn quantise(&self) -> crate::codegen::net::NetFile {
+        quantise(self)
+    }
+}
+
+/// What to train.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub shape: Shape,
+    /// Passes over the training set.
+    pub epochs: usize,
+    /// Positions a step.
+    pub batch: usize,
+    /// The learning rate at the first step and the last (cosine between).
+    pub lr: f32,
+    pub lr_end: f32,
+    /// AdamW's weight decay.
+    pub weight_decay: f32,
+    pub loss: Loss,
+    /// Decides the initial weights, the validation games and the shuffles.
+    pub seed: u64,
+    pub threads: usize,
+    /// Where to write the state after each epoch.
+    pub checkpoint: Option<String>,
+    /// Stop after this epoch (the schedule still runs over `epochs`): a run
+    /// cut in slices, resumed from its checkpoint, ends where the whole run
+    /// would.
+    pub stop_after: Option<usize>,
+}
+
+impl Config {
+    /// The settings that are not in range, as an error.
+    pub fn check(&self) -> Result<(), String> {
+        self.shape.check()?;
+        let positive = |v: f32| v > 0.0 && v.is_finite();
+        if self.epochs == 0 || self.batch == 0 {
+            return Err("--epochs and --batch must be at least 1".to_string());
+        }
+        if !(positive(self.lr) && self.lr_end >= 0.0 && self.lr_end.is_finite()) {
+            return Err("--lr must be above 0, --lr-end at least 0".to_string());
+        }
+        if !(self.weight_decay >= 0.0 && self.weight_decay.is_finite()) {
+            return Err("--wd must be at least 0".to_string());
+        }
+        if !(0.0..=1.0).contains(&self.loss.wdl) {
+            return Err("--wdl must be 0 to 1".to_string());
+        }
+        if !positive(self.loss.k) {
+            return Err("--k must be above 0".to_string());
+        }
+        if self.threads == 0 || self.threads > 256 {
+            return Err("--threads must be 1 to 256".to_string());
+        }
+        Ok(())
+    }
+
+    /// The learning rate of step `t` (from 1) of `total`.
+    fn rate(&self, t: u64, total: u64) -> f32 {
+        let x = (t.saturating_sub(1)) as f64 / (total.saturating_sub(1)).max(1) as f64;
+        let cos = 0.5 * (1.0 + (std::f64::consts::PI * x.min(1.0)).cos());
+        (self.lr_end as f64 + (self.lr - self.lr_end) as f64 * cos) as f32
+    }
+}
+
+/// A run's state: the net, Adam's moments and how far it got. A checkpoint
+/// file holds it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct State {
+    pub net: Net,
+    m: Vec<f32>,
+    v: Vec<f32>,
+    /// Epochs finished.
+    pub epoch: usize,
+    /// Steps taken.
+    pub step: u64,
+    /// The run's seed.
+    pub seed: u64,
+    /// The size of the training set (a resumed run must see the same data).
+    pub positions: u64,
+}
+
+/// The first bytes of a checkpoint file.
+const CHECKPOINT_MAGIC: &[u8; 8] = b"BRKKRTC1";
+const CHECKPOINT_HEADER: usize = 56;
+
+impl State {
+    fn new(net: Net, seed: u64, positions: usize) -> State {
+        let n = net.params.len();
+        State {
+            net,
+            m: vec![0.0; n],
+            v: vec![0.0; n],
+            epoch: 0,
+            step: 0,
+            seed,
+            positions: positions as u64,
+        }
+    }
+
+    /// The checkpoint file's bytes: a 56-byte header (magic `BRKKRTC1`,
+    /// hidden, buckets and epochs done as `u32`, steps, seed, positions and the
+    /// FNV-1a hash of the rest as `u64`; little-endian), then the weights and
+    /// Adam's two moments as `f32`.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut body = Vec::with_capacity(12 * self.net.params.len());
+        for x in self.net.params.iter().chain(&self.m).chain(&self.v) {
+            body.extend_from_slice(&x.to_le_bytes());
+        }
+        let mut out = Vec::with_capacity(CHECKPOINT_HEADER + body.len());
+        out.extend_from_slice(CHECKPOINT_MAGIC);
+        for x in [
+            self.net.shape.hidden as u32,
+            self.net.shape.buckets as u32,
+            self.epoch as u32,
+        ] {
+            out.extend_from_slice(&x.to_le_bytes());
+        }
+        out.extend_from_slice(&[0; 4]);
+        for x in [self.step, self.seed, self.positions, fnv1a(&body)] {
+            out.extend_from_slice(&x.to_le_bytes());
+        }
+        out.extend_from_slice(&body);
+        out
+    }
+
+    /// Read a checkpoint file's bytes.
+    pub fn parse(b: &[u8]) -> Result<State, String> {
+        if b.len() < CHECKPOINT_HEADER || &b[..8] != CHECKPOINT_MAGIC {
+            return Err("not a brokkr train checkpoint (no BRKKRTC1 header)".to_string());
+        }
+        let u32_at = |i: usize| u32::from_le_bytes(b[i..i + 4].try_into().expect("4")) as usize;
+        let u64_at = |i: usize| u64::from_le_bytes(b[i..i + 8].try_into().expect("8"));
+        let shape = Shape {
+            hidden: u32_at(8),
+            buckets: u32_at(12),
+        };
+        shape.check().map_err(|e| format!("checkpoint: {e}"))?;
+        let n = shape.weights();
+        if b.len() != CHECKPOINT_HEADER + 12 * n {
+            return Err(format!(
+                "checkpoint: {} bytes where a net of {} hidden and {} buckets needs {}: truncated?",
+                b.len(),
+                shape.hidden,
+                shape.buckets,
+                CHECKPOINT_HEADER + 12 * n
+            ));
+        }
+        let body = &b[CHECKPOINT_HEADER..];
+        if fnv1a(body) != u64_at(48) {
+            return Err("checkpoint: checksum mismatch, the file is damaged".to_string());
+        }
+        let floats = |k: usize| -> Vec<f32> {
+            body[4 * n * k..4 * n * (k + 1)]
+                .chunks_exact(4)
+                .map(|c| f32::from_le_bytes(c.try_into().expect("4")))
+                .collect()
+        };
+        Ok(State {
+            net: Net {
+                shape,
+                params: floats(0),
+            },
+            m: floats(1),
+            v: floats(2),
+            epoch: u32_at(16),
+            step: u64_at(24),
+            seed: u64_at(32),
+            positions: u64_at(40),
+        })
+    }
+
+    /// Read the checkpoint file `path`.
+    pub fn read(path: &str) -> Result<State, String> {
+        let b = std::fs::read(path).map_err(|e| format!("cannot read '{path}': {e}"))?;
+        State::parse(&b).map_err(|e| format!("{path}: {e}"))
+    }
+
+    /// Write the checkpoint file `path` (through a temporary file, so a run
+    /// stopped while writing leaves the last one whole).
+    pub fn write(&self, path: &str) -> Result<(), String> {
+        write_file(path, &self.to_bytes())
+    }
+
+    /// One AdamW step with the gradient `g` at rate `lr`.
+    fn adam(&mut self, g: &[f32], lr: f32, decay: f32) {
+        self.step += 1;
+        let t = self.step.min(i32::MAX as u64) as i32;
+        let c1 = (1.0 / (1.0 - BETA1.powi(t))) as f32;
+        let c2 = (1.0 / (1.0 - BETA2.powi(t))) as f32;
+        let (b1, b2) = (BETA1 as f32, BETA2 as f32);
+        let keep = 1.0 - lr * decay;
+        for (((p, m), v), g) in self
+            .net
+            .params
+            .iter_mut()
+            .zip(&mut self.m)
+            .zip(&mut self.v)
+            .zip(g)
+        {
+            *m = b1 * *m + (1.0 - b1) * *g;
+            *v = b2 * *v + (1.0 - b2) * *g * *g;
+            let x = *p * keep - lr * (*m * c1) / ((*v * c2).sqrt() + EPSILON);
+            *p = x.clamp(-CLIP, CLIP);
+        }
+    }
+}
+
+/// Write `bytes` to `path` through `path.tmp` and a rename.
+pub fn write_file(path: &str, bytes: &[u8]) -> Result<(), String> {
+    let tmp = format!("{path}.tmp");
+    std::fs::write(&tmp, bytes)
+        .and_then(|()| std::fs::rename(&tmp, path))
+        .map_err(|e| format!("cannot write '{path}': {e}"))
+}
+
+/// What a run reports as it goes.
+pub enum Event<'a> {
+    /// About every [`PROGRESS_EVERY`].
+    Progress {
+        epoch: usize,
+        epochs: usize,
+        /// Positions of this epoch done, of `total`.
+        done: usize,
+        total: usize,
+        /// Positions a second in this run so far.
+        speed: f64,
+        /// The mean loss of this epoch so far.
+        loss: f64,
+        /// Seconds to the end of the run at this speed.
+        left: f64,
+    },
+    /// After each epoch (and its checkpoint).
+    Epoch {
+        epoch: usize,
+        epochs: usize,
+        train_loss: f64,
+        /// `None` without validation positions.
+        val_loss: Option<f64>,
+        seconds: f64,
+        speed: f64,
+        net: &'a Net,
+    },
+}
+
+/// The mean loss of `net` over `records`, on `threads` threads.
+pub fn mean_loss(net: &Net, loss: &Loss, records: &[Record], threads: usize) -> f64 {
+    if records.is_empty() {
+        return 0.0;
+    }
+    let chunk = records.len().div_ceil(threads.max(1));
+    let sums: Vec<f64> = std::thread::scope(|s| {
+        let handles: Vec<_> = records
+            .chunks(chunk)
+            .map(|part| s.spawn(move || kernel::loss_sum(&net.params, net.shape, loss, part)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or(f64::NAN))
+            .collect()
+    });
+    sums.iter().sum::<f64>() / records.len() as f64
+}
+
+/// Train on `train`, reporting the loss on `val` after each epoch; start from
+/// `resume` (a checkpoint of the same run) or from random weights. `on` hears
+/// the progress, and its error stops the run. Returns the state at the end.
+pub fn train(
+    cfg: &Config,
+    train: &[Record],
+    val: &[Record],
+    resume: Option<State>,
+    on: &mut dyn FnMut(Event<'_>) -> Result<(), String>,
+) -> Result<State, String> {
+    cfg.check()?;
+    if train.is_empty() {
+        return Err("no training positions".to_string());
+    }
+    if train.len() > u32::MAX as usize {
+        return Err(format!(
+            "{} training positions: at most {}",
+            train.len(),
+            u32::MAX
+        ));
+    }
+    let s = cfg.shape;
+    let mut state = match resume {
+        Some(state) => {
+            if state.net.shape != s {
+                return Err(format!(
+                    "the checkpoint's net has {} hidden and {} buckets, this run's {} and {}",
+                    state.net.shape.hidden, state.net.shape.buckets, s.hidden, s.buckets
+                ));
+            }
+            if state.seed != cfg.seed {
+                return Err(format!(
+                    "the checkpoint was made with --seed {}, this run has {}",
+                    state.seed, cfg.seed
+                ));
+            }
+            if state.positions != train.len() as u64 {
+                return Err(format!(
+                    "the checkpoint trained on {} positions, this run has {}: resume with the \
+                     same --data and --val",
+                    state.positions,
+                    train.len()
+                ));
+            }
+            state
+        }
+        None => State::new(Net::random(s, cfg.seed), cfg.seed, train.len()),
+    };
+    let threads = cfg.threads;
+    let mut workers: Vec<Worker> = (0..threads).map(|_| Worker::new(s)).collect();
+    let per_epoch = train.len().div_ceil(cfg.batch) as u64;
+    let total = per_epoch * cfg.epochs as u64;
+    let last = cfg.stop_after.unwrap_or(cfg.epochs).min(cfg.epochs);
+    let start = Instant::now();
+    let mut shown = start;
+    let mut seen = 0usize;
+    let to_go = train.len() * last.saturating_sub(state.epoch);
+    for epoch in state.epoch + 1..=last {
+        let t0 = Instant::now();
+        let order = data::epoch_order(train.len(), cfg.seed, epoch);
+        let mut loss = 0.0;
+        for (i, batch) in order.chunks(cfg.batch).enumerate() {
+            let scale = 1.0 / batch.len() as f32;
+            run_batch(
+                &state.net.params,
+                s,
+                &cfg.loss,
+                train,
+                batch,
+                scale,
+                &mut workers,
+            );
+            let (first, rest) = workers.split_first_mut().expect("a thread");
+            first.gather(rest, s);
+            loss += first.loss;
+            let lr = cfg.rate(state.step + 1, total);
+            state.adam(&first.grad, lr, cfg.weight_decay);
+            first.clear(s);
+            seen += batch.len();
+            if shown.elapsed() >= PROGRESS_EVERY {
+                shown = Instant::now();
+                let speed = seen as f64 / start.elapsed().as_secs_f64().max(1e-9);
+                let done = (i * cfg.batch + batch.len()).min(train.len());
+                on(Event::Progress {
+                    epoch,
+                    epochs: cfg.epochs,
+                    done,
+                    total: train.len(),
+                    speed,
+                    loss: loss / done as f64,
+                    left: (to_go - seen) as f64 / speed,
+                })?;
+            }
+        }
+        state.epoch = epoch;
+        let val_loss = (!val.is_empty()).then(|| mean_loss(&state.net, &cfg.loss, val, threads));
+        if let Some(path) = &cfg.checkpoint {
+            state.write(path)?;
+        }
+        on(Event::Epoch {
+            epoch,
+            epochs: cfg.epochs,
+            train_loss: loss / train.len() as f64,
+            val_loss,
+            seconds: t0.elapsed().as_secs_f64(),
+            speed: seen as f64 / start.elapsed().as_secs_f64().max(1e-9),
+            net: &state.net,
+        })?;
+    }
+    Ok(state)
+}
+
+/// The gradient of one batch: a fixed chunk for each worker, the first on this
+/// thread.
+fn run_batch(
+    p: &[f32],
+    s: Shape,
+    loss: &Loss,
+    records: &[Record],
+    batch: &[u32],
+    scale: f32,
+    workers: &mut [Worker],
+) {
+    let t = workers.len();
+    let n = batch.len();
+    let part = |i: usize| &batch[i * n / t..(i + 1) * n / t];
+    std::thread::scope(|sc| {
+        let (first, rest) = workers.split_first_mut().expect("a thread");
+        for (i, w) in rest.iter_mut().enumerate() {
+            let ids = part(i + 1);
+            sc.spawn(move || kernel::backprop(p, s, loss, records, ids, scale, w));
+        }
+        kernel::backprop(p, s, loss, records, part(0), scale, first);
+    });
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,379 @@
+use super::*;
+use crate::attacks::Magic;
+use crate::bits::Portable;
+use crate::board::Board;
+use crate::codegen::net::NetFile;
+use crate::types::{Color, Square};
+
+/// Positions of random games, scored by material (White's side) and given the
+/// result the material says; each game's last position marked.
+fn positions(games: usize, seed: u64) -> (Vec<Record>, Vec<Board<Magic>>) {
+    let mut rng = Rng::new(seed);
+    let (mut records, mut boards) = (Vec::new(), Vec::new());
+    const VALUE: [i32; 6] = [100, 300, 320, 500, 900, 0];
+    for _ in 0..games {
+        let mut b = Board::<Magic>::startpos();
+        for _ in 0..(20 + rng.below(100)) {
+            let mut score = 0;
+            for sq in (0..64).map(Square::new) {
+                if let Some(p) = b.piece_on(sq) {
+                    let v = VALUE[p.kind().index()];
+                    score += if p.color() == Color::White { v } else { -v };
+                }
+            }
+            score += rng.below(41) as i32 - 20;
+            let result = match score {
+                s if s > 150 => 2,
+                s if s < -150 => 0,
+                _ => 1,
+            };
+            records.push(Record::from_board(&b, score, result));
+            boards.push(b);
+            let moves = b.legal_moves::<Portable>();
+            if moves.is_empty() {
+                break;
+            }
+            b.make::<Portable>(moves.as_slice()[rng.below(moves.len())]);
+        }
+        records.last_mut().unwrap().set_game_end(true);
+    }
+    (records, boards)
+}
+
+fn config(hidden: usize, buckets: usize, epochs: usize, threads: usize) -> Config {
+    Config {
+        shape: Shape { hidden, buckets },
+        epochs,
+        batch: 256,
+        lr: 0.01,
+        lr_end: 0.0001,
+        weight_decay: 0.01,
+        loss: Loss { wdl: 0.3, k: 400.0 },
+        seed: 7,
+        threads,
+        checkpoint: None,
+        stop_after: None,
+    }
+}
+
+fn quiet(_: Event<'_>) -> Result<(), String> {
+    Ok(())
+}
+
+fn temp(name: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("brokkr-train-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name).to_string_lossy().into_owned()
+}
+
+#[test]
+fn train_gradient_matches_finite_differences() {
+    let s = Shape {
+        hidden: 32,
+        buckets: 2,
+    };
+    let (records, _) = positions(3, 11);
+    let records = &records[..records.len().min(48)];
+    let loss = Loss { wdl: 0.5, k: 150.0 };
+    let mut net = Net::random(s, 3);
+    // Larger weights than the start, so that many accumulators sit inside the
+    // clip and the gradient is not tiny.
+    for p in &mut net.params {
+        *p *= 4.0;
+    }
+    let ids: Vec<u32> = (0..records.len() as u32).collect();
+    let n = records.len() as f32;
+    let mut w = Worker::new(s);
+    kernel::backprop_portable(&net.params, s, &loss, records, &ids, 1.0 / n, &mut w);
+    let mean = |p: &[f32]| kernel::loss_sum(p, s, &loss, records) / n as f64;
+    let regions = [
+        (0, INPUTS * s.hidden),
+        (INPUTS * s.hidden, s.out_w()),
+        (s.out_w(), s.out_b()),
+        (s.out_b(), s.weights()),
+    ];
+    let mut checked = 0;
+    for (from, to) in regions {
+        let mut idx: Vec<usize> = (from..to).collect();
+        idx.sort_by(|&a, &b| w.grad[b].abs().total_cmp(&w.grad[a].abs()));
+        for &i in idx.iter().take(4) {
+            let eps = 2e-3;
+            let mut p = net.params.clone();
+            p[i] += eps;
+            let up = mean(&p);
+            p[i] -= 2.0 * eps;
+            let down = mean(&p);
+            let numeric = (up - down) / (2.0 * eps as f64);
+            let analytic = w.grad[i] as f64;
+            assert!(
+                (numeric - analytic).abs() <= 0.03 * analytic.abs() + 2e-5,
+                "weight {i}: numeric {numeric:e}, backprop {analytic:e}"
+            );
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 3 * 4 + 2, "four of each part, both output biases");
+    assert!((w.loss / n as f64 - mean(&net.params)).abs() < 1e-9);
+}
+
+#[test]
+fn train_vector_and_portable_paths_agree() {
+    let s = Shape {
+        hidden: 64,
+        buckets: 8,
+    };
+    let (records, _) = positions(4, 5);
+    let net = Net::random(s, 1);
+    let loss = Loss { wdl: 0.3, k: 400.0 };
+    let ids: Vec<u32> = (0..records.len() as u32).rev().collect();
+    let (mut a, mut b) = (Worker::new(s), Worker::new(s));
+    kernel::backprop(&net.params, s, &loss, &records, &ids, 0.01, &mut a);
+    kernel::backprop_portable(&net.params, s, &loss, &records, &ids, 0.01, &mut b);
+    assert_eq!(a.loss, b.loss);
+    assert!(a
+        .grad
+        .iter()
+        .zip(&b.grad)
+        .all(|(x, y)| x.to_bits() == y.to_bits()));
+    assert!(a.grad.iter().any(|&x| x != 0.0));
+    // Clearing leaves nothing behind.
+    a.clear(s);
+    assert!(a.grad.iter().all(|&x| x == 0.0));
+}
+
+/// The quantised net's evaluation in exact arithmetic (`f64` holds every
+/// value here exactly), without the integer inference's two truncations.
+fn dequantised(net: &NetFile, b: &Board<Magic>) -> f64 {
+    let h = net.hidden;
+    let stm = b.side_to_move();
+    let pieces: Vec<_> = (0..64)
+        .map(Square::new)
+        .filter_map(|sq| b.piece_on(sq).map(|pc| (sq, pc)))
+        .collect();
+    let bucket = crate::nnue::features::bucket(pieces.len() as u32, net.buckets);
+    let mut sum = 0i64;
+    for (view, side) in [stm, stm.flip()].into_iter().enumerate() {
+        let mut acc: Vec<i64> = net.ft_bias.iter().map(|&x| x as i64).collect();
+        for &(sq, pc) in &pieces {
+            let row = crate::nnue::features::index(side, pc, sq) * h;
+            for (a, w) in acc.iter_mut().zip(&net.ft_weights[row..row + h]) {
+                *a += *w as i64;
+            }
+        }
+        let out = &net.out_weights[bucket * 2 * h + view * h..][..h];
+        for (a, w) in acc.iter().zip(out) {
+            let c = (*a).clamp(0, 255);
+            sum += c * c * *w as i64;
+        }
+    }
+    (sum as f64 / 255.0 + net.out_bias[bucket] as f64) * net.scale as f64 / (255.0 * 64.0)
+}
+
+/// The standard deviation (in cp) of the quantised net's evaluation of `b`
+/// about the float net's, taking each rounding error as independent and
+/// uniform: an input weight or bias within ±1/510 (so an accumulator of `n + 1`
+/// of them has variance `(n + 1) / (12 × 255²)`, which moves an activation
+/// `c²` inside the clip by `2c` times it), an output weight within ±1/128
+/// (times its activation), the output bias within ±1/32640.
+fn rounding_sigma(net: &Net, b: &Board<Magic>) -> f64 {
+    let s = net.shape;
+    let h = s.hidden;
+    let p = &net.params;
+    let stm = b.side_to_move();
+    let pieces: Vec<_> = (0..64)
+        .map(Square::new)
+        .filter_map(|sq| b.piece_on(sq).map(|pc| (sq, pc)))
+        .collect();
+    let bucket = crate::nnue::features::bucket(pieces.len() as u32, s.buckets);
+    let acc_var = (pieces.len() + 1) as f64 / (12.0 * 255.0 * 255.0);
+    let mut var = 1.0 / (12.0 * 16320.0 * 16320.0);
+    for (view, side) in [stm, stm.flip()].into_iter().enumerate() {
+        for j in 0..h {
+            let mut acc = p[INPUTS * h + j] as f64;
+            for &(sq, pc) in &pieces {
+                acc += p[crate::nnue::features::index(side, pc, sq) * h + j] as f64;
+            }
+            let c = acc.clamp(0.0, 1.0);
+            let w = p[s.out_w() + bucket * 2 * h + view * h + j] as f64;
+            if acc > 0.0 && acc < 1.0 {
+                var += (2.0 * c * w).powi(2) * acc_var;
+            }
+            var += c.powi(4) / (12.0 * 64.0 * 64.0);
+        }
+    }
+    400.0 * var.sqrt()
+}
+
+#[test]
+fn train_the_quantised_net_matches_the_float_net() {
+    // Enough games that the net learns material, not the games by heart.
+    let (records, boards) = positions(400, 1);
+    let (train_set, val) = split(&records, 0.1, 1);
+    let mut cfg = config(32, 3, 4, 2);
+    cfg.batch = 1024;
+    cfg.loss.wdl = 0.0;
+    let mut losses = Vec::new();
+    let first = mean_loss(&Net::random(cfg.shape, cfg.seed), &cfg.loss, &val, 2);
+    let state = train(&cfg, &train_set, &val, None, &mut |e| {
+        if let Event::Epoch { val_loss, .. } = e {
+            losses.push(val_loss.unwrap());
+        }
+        Ok(())
+    })
+    .unwrap();
+    assert_eq!(losses.len(), 4);
+    assert!(
+        losses[3] < 0.5 * first,
+        "the net learns material: {first} -> {losses:?}"
+    );
+    let file = NetFile::parse(&state.net.quantise().to_bytes()).unwrap();
+    assert_eq!((file.hidden, file.buckets, file.scale), (32, 3, 400));
+    let (mut worst, mut spread, mut mean) = (0f64, 0f64, 0f64);
+    let sample: Vec<&Board<Magic>> = boards.iter().step_by(7).collect();
+    for b in &sample {
+        let float = evaluate_float(&state.net, b) as f64;
+        let int = evaluate_quantised(&file, b);
+        let exact = dequantised(&file, b);
+        assert!(
+            (int as f64 - exact).abs() < 1.0 + 400.0 / 16320.0,
+            "integer inference {int}, exact {exact}"
+        );
+        let diff = (int as f64 - float).abs();
+        let sigma = rounding_sigma(&state.net, b);
+        assert!(
+            diff <= 5.0 * sigma + 1.05,
+            "quantised {int} and float {float} differ by more than 5 sigma ({sigma:.2} cp)"
+        );
+        worst = worst.max(diff);
+        mean += diff / sample.len() as f64;
+        spread = spread.max(float.abs());
+    }
+    assert!(
+        mean <= 8.0,
+        "quantised and float evaluations differ by {mean} cp on average"
+    );
+    assert!(
+        spread > 300.0,
+        "the evaluations are not all near 0: {spread}"
+    );
+    // The side to move's view: a queen up for White is good for White and
+    // bad for Black to move.
+    let queen_up = "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
+    let w = Board::<Magic>::from_fen(&format!("{queen_up} w KQkq - 0 1")).unwrap();
+    let b = Board::<Magic>::from_fen(&format!("{queen_up} b KQkq - 0 1")).unwrap();
+    assert!(
+        evaluate_quantised(&file, &w) > 200,
+        "{}",
+        evaluate_quantised(&file, &w)
+    );
+    assert!(
+        evaluate_quantised(&file, &b) < -200,
+        "{}",
+        evaluate_quantised(&file, &b)
+    );
+}
+
+#[test]
+fn train_the_same_seed_and_threads_give_the_same_net() {
+    let (records, _) = positions(20, 2);
+    let (train_set, val) = split(&records, 0.1, 7);
+    let run = |cfg: &Config| {
+        train(cfg, &train_set, &val, None, &mut quiet)
+            .unwrap()
+            .net
+            .quantise()
+            .to_bytes()
+    };
+    let cfg = config(32, 2, 2, 3);
+    let a = run(&cfg);
+    assert_eq!(a, run(&cfg));
+    let mut other = cfg.clone();
+    other.seed = 8;
+    assert_ne!(a, run(&other));
+    // One thread trains too (another net: the sums are cut elsewhere).
+    let one = run(&config(32, 2, 2, 1));
+    assert_eq!(one.len(), a.len());
+}
+
+#[test]
+fn train_a_resumed_run_ends_where_an_unbroken_one_does() {
+    let (records, _) = positions(20, 3);
+    let (train_set, val) = split(&records, 0.1, 7);
+    let mut cfg = config(32, 2, 3, 2);
+    let whole = train(&cfg, &train_set, &val, None, &mut quiet).unwrap();
+    let path = temp("resume.ckpt");
+    cfg.checkpoint = Some(path.clone());
+    cfg.stop_after = Some(1);
+    let part = train(&cfg, &train_set, &val, None, &mut quiet).unwrap();
+    assert_eq!(part.epoch, 1);
+    let saved = State::read(&path).unwrap();
+    assert_eq!(saved, part);
+    cfg.stop_after = Some(2);
+    let part = train(&cfg, &train_set, &val, Some(saved), &mut quiet).unwrap();
+    assert_eq!(part.epoch, 2);
+    cfg.stop_after = None;
+    let end = train(
+        &cfg,
+        &train_set,
+        &val,
+        Some(State::read(&path).unwrap()),
+        &mut quiet,
+    )
+    .unwrap();
+    assert_eq!(end, whole);
+    assert_eq!(end.step, whole.step);
+    // A checkpoint of another run is refused.
+    let saved = State::read(&path).unwrap();
+    let mut other = cfg.clone();
+    other.seed = 99;
+    let e = train(&other, &train_set, &val, Some(saved.clone()), &mut quiet).unwrap_err();
+    assert!(e.contains("seed"), "{e}");
+    let e = train(&cfg, &train_set[1..], &val, Some(saved.clone()), &mut quiet).unwrap_err();
+    assert!(e.contains("positions"), "{e}");
+    let mut other = cfg.clone();
+    other.shape.hidden = 64;
+    let e = train(&other, &train_set, &val, Some(saved), &mut quiet).unwrap_err();
+    assert!(e.contains("hidden"), "{e}");
+    // Damaged files.
+    let mut bytes = std::fs::read(&path).unwrap();
+    assert!(State::parse(&bytes[..bytes.len() - 4])
+        .unwrap_err()
+        .contains("truncated"));
+    *bytes.last_mut().unwrap() ^= 1;
+    assert!(State::parse(&bytes).unwrap_err().contains("checksum"));
+    assert!(State::parse(b"hello").is_err());
+    assert!(State::read(&temp("no-such.ckpt"))
+        .unwrap_err()
+        .contains("cannot read"));
+}
+
+#[test]
+fn train_bad_settings_are_errors() {
+    let (records, _) = positions(2, 4);
+    let fail = |f: &dyn Fn(&mut Config)| {
+        let mut cfg = config(32, 1, 1, 1);
+        f(&mut cfg);
+        train(&cfg, &records, &[], None, &mut quiet).unwrap_err()
+    };
+    assert!(fail(&|c| c.shape.hidden = 48).contains("multiple of 32"));
+    assert!(fail(&|c| c.shape.buckets = 9).contains("buckets"));
+    assert!(fail(&|c| c.lr = 0.0).contains("--lr"));
+    assert!(fail(&|c| c.loss.wdl = 2.0).contains("--wdl"));
+    assert!(fail(&|c| c.threads = 0).contains("--threads"));
+    assert!(fail(&|c| c.batch = 0).contains("--batch"));
+    let cfg = config(32, 1, 1, 1);
+    assert!(train(&cfg, &[], &[], None, &mut quiet).is_err());
+    // The callback's error stops the run.
+    let e = train(&cfg, &records, &[], None, &mut |_| Err("stop".to_string())).unwrap_err();
+    assert_eq!(e, "stop");
+}
+
+#[test]
+fn train_the_learning_rate_falls_from_lr_to_lr_end() {
+    let cfg = config(32, 1, 1, 1);
+    assert_eq!(cfg.rate(1, 100), cfg.lr);
+    assert!((cfg.rate(100, 100) - cfg.lr_end).abs() < 1e-9);
+    let mid = cfg.rate(50, 99);
+    assert!((mid - (cfg.lr + cfg.lr_end) / 2.0).abs() < 1e-6);
+    assert_eq!(cfg.rate(1, 1), cfg.lr);
+}
