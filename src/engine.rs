@@ -1,5 +1,5 @@
-//! Which (bit path, slider backend) pairs the search is built for, and the one type
-//! that carries a pair through the search.
+//! Which (bit path, slider backend, vector path) triples the search is built for,
+//! and the one type that carries them through the search.
 //!
 //! Perft and `paths` are monomorphised for all 30 pairs, because comparing them is
 //! their job. The search and evaluation are much larger, so building them for all 30
@@ -15,6 +15,13 @@
 //! A pair outside that set falls back to the nearest built one, and says so:
 //! [`resolve`] keeps the slider backend with `bmi` when the CPU has it, else keeps the
 //! bit path with `magic`.
+//!
+//! The network's vector path is the bundle's third member ([`Engine::Vector`]): the
+//! two pairs a modern x86-64 picks by default (`bmi` with `magic` or `pext`) are
+//! built with every vector path, so a player gets the fastest and `bench --simd`
+//! compares them; the other eight pairs with the [`Baseline`] path only (SSE2 on
+//! x86-64), which keeps the build at 16 instantiations instead of 40.
+//! [`resolve_vector`] says when a request falls back.
 //!
 //! The search is generic over one type parameter `E: Engine` rather than two, so
 //! signatures stay short (`search::<E>` instead of `search::<B, S>`); the board itself

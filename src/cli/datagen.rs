@@ -29,10 +29,11 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
 
-pub const HELP: &str = "\
+pub const HELP: &str = concat!(
+    "\
 usage: brokkr datagen --out FILE --games N [--nodes N] [--threads N] [--book EPD]
                       [--random-plies K] [--seed S] [--hash MB] [--format text|marlin]
-                      [--bits PATH] [--slider NAME]
+                      [--bits PATH] [--slider NAME] [--net FILE | --hce] [--simd PATH]
 
 Plays brokkr against itself at a fixed node count per move and appends positions
 of its games to FILE, one a line, as `brokkr tune --data` reads them:
@@ -73,7 +74,14 @@ lines, which resuming reads: keep the two together.
   --hash MB           hash table per thread (default 16)
   --format F          text (default) or marlin
   --bits PATH         bitscan/popcount path (asm, bmi, table, portable, extern, extern-bmi)
-  --slider NAME       slider-attack backend (magic, pext, rotated, kindergarten, rayloop)";
+  --slider NAME       slider-attack backend (magic, pext, rotated, kindergarten, rayloop)
+",
+    crate::extras::EVAL_HELP!(),
+    "
+The games are played with the embedded network unless --net or --hce says
+otherwise; the header names the net (its hash), so a file is resumed only with
+the evaluation that began it."
+);
 
 /// The most games a run may ask for (far beyond any use; it keeps the game
 /// counter far from overflowing).
@@ -90,6 +98,7 @@ struct Job {
     seed: u64,
     hash_mb: usize,
     marlin: bool,
+    net: Option<std::sync::Arc<crate::nnue::Network>>,
 }
 
 pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
@@ -107,8 +116,10 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
             "format",
             "bits",
             "slider",
+            "net",
+            "simd",
         ],
-        &[],
+        &["hce"],
     )?;
     if let Some(extra) = a.positional.first() {
         return Err(format!(
@@ -123,7 +134,10 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     };
     let out_file = need("out", "FILE")?;
     need("games", "N")?;
+    let (bits, slider) = super::search_pair(&a)?;
+    let eval = crate::extras::eval_choice(&a, bits, slider)?;
     let job = Job {
+        net: eval.net,
         out: out_file,
         games: parse_range(&a, "games", 0, 1, MAX_GAMES)? as u64,
         nodes: parse_range(&a, "nodes", 5000, 1, 1_000_000_000)? as u64,
@@ -143,8 +157,7 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
             }
         },
     };
-    let (bits, slider) = super::search_pair(&a)?;
-    crate::with_engine!(bits, slider, crate::engine::BASELINE, E => generate::<E>(&job, out))
+    crate::with_engine!(bits, slider, eval.vector, E => generate::<E>(&job, out))
 }
 
 /// Tallies of the games played in this run.
@@ -191,6 +204,12 @@ fn generate<E: Engine>(job: &Job, out: &mut dyn Write) -> Result<(), String> {
         job.seed, job.nodes, job.hash_mb, job.random_plies, book.description
     );
     let name = escape(&job.out, 200);
+    // The evaluation is part of the settings: a file begun with one net is not
+    // resumed with another (the hand-written evaluation's header names none).
+    let header = match &job.net {
+        Some(net) => format!("{header}, net {:016x}", net.hash()),
+        None => header,
+    };
     let header = if job.marlin {
         format!("{header}, marlinformat")
     } else {
@@ -214,6 +233,7 @@ fn generate<E: Engine>(job: &Job, out: &mut dyn Write) -> Result<(), String> {
         seed: job.seed,
         nodes: job.nodes,
         hash_mb: job.hash_mb,
+        net: job.net.clone(),
     };
     let start = Instant::now();
     let (tally, error) = play_all(job, &setup, &done, held, &mut file);

@@ -46,6 +46,8 @@ pub struct Setup<'a, E: Engine> {
     pub seed: u64,
     pub nodes: u64,
     pub hash_mb: usize,
+    /// The network that evaluates, or `None` for the hand-written evaluation.
+    pub net: Option<std::sync::Arc<crate::nnue::Network>>,
 }
 
 /// A game's result, from White's side.
@@ -270,6 +272,7 @@ fn self_play<E: Engine>(
     let settings = Settings {
         threads: 1,
         move_overhead: Duration::ZERO,
+        net: setup.net.clone(),
         ..Settings::default()
     };
     let mut adjudicator = Adjudicator::default();
