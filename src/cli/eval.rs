@@ -23,11 +23,11 @@ usage: brokkr eval [--fen FEN] [--off GROUPS] [--on GROUPS] [--bits PATH] [--sli
     crate::extras::EVAL_HELP!(),
     "
 
-Prints the hand-written evaluation's terms: each term's middlegame and endgame
-value for White and for Black, the phase and the scale factor, then
-`Final (white): N cp` and `Final (side to move): N cp`. With a network (the
-embedded one unless --hce), then `NNUE (white): N cp` and `NNUE (side to move):
-N cp`, and the net that gave them."
+With a network (the embedded one unless --hce), prints first `NNUE (white): N cp`,
+`NNUE (side to move): N cp` and the net that gave them. Then the hand-written
+evaluation's terms: each term's middlegame and endgame value for White and for
+Black, the phase and the scale factor, then `Final (white): N cp` and
+`Final (side to move): N cp` (the hand-written evaluation's total)."
 );
 
 /// Run `brokkr eval` with `args` (after the command name).
@@ -60,7 +60,6 @@ pub fn run(args: &[String]) -> Result<(), String> {
             Some(fen) => Board::<S>::from_fen(fen).map_err(|e| format!("bad FEN: {e}"))?,
             None => Board::<S>::startpos(),
         };
-        println!("{}", eval_report::<B, S>(&board, terms));
         if let Some(net) = &eval.net {
             let cp = crate::with_vector!(eval.vector, V => match V::detect() {
                 Some(v) => crate::nnue::evaluate_fresh(v, net, &board),
@@ -71,6 +70,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
             println!("NNUE (side to move): {cp} cp");
             println!("Network: {} on the {} path", net.describe(), eval.vector);
         }
+        println!("{}", eval_report::<B, S>(&board, terms));
         Ok(())
     }))
 }

@@ -282,11 +282,18 @@ impl<'a, E: Engine> Worker<'a, E> {
     /// hand-written one with this search's term groups.
     fn eval(&mut self) -> i32 {
         match self.nnue {
-            Some((v, net)) => self
-                .data
-                .accumulators
-                .evaluate(v, net, &self.board)
-                .clamp(-MAX_EVAL, MAX_EVAL),
+            Some((v, net)) => {
+                let e = self.data.accumulators.evaluate(v, net, &self.board);
+                // The incremental accumulators against a full refresh, in
+                // debug builds (tests/nnue.rs checks the same on random games).
+                debug_assert_eq!(
+                    e,
+                    crate::nnue::evaluate_fresh(v, net, &self.board),
+                    "{}",
+                    self.board.to_fen()
+                );
+                e.clamp(-MAX_EVAL, MAX_EVAL)
+            }
             None => evaluate::<E::Bits, E::Slider>(
                 &self.board,
                 &mut self.data.pawns,
