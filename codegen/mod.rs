@@ -14,6 +14,7 @@ pub mod magic;
 pub mod masks;
 pub mod net;
 pub mod olithink;
+pub mod polyglot;
 pub mod pseudo;
 pub mod rotated;
 pub mod table;
@@ -32,5 +33,6 @@ pub fn all_tables() -> Vec<Table> {
     all.extend(pseudo::tables());
     all.extend(masks::tables());
     all.extend(zobrist::tables());
+    all.extend(polyglot::tables());
     all
 }

@@ -7,6 +7,7 @@ pub mod codegen;
 pub mod attacks;
 pub mod bits;
 pub mod board;
+pub mod book;
 pub mod cli;
 pub mod config;
 pub mod engine;

@@ -34,6 +34,7 @@
 //! | [`FILE_MASKS`], [`RANK_MASKS`] | `u64 [8]` | board geometry | |
 //! | [`FORWARD_SPAN`], [`PASSED_PAWN_MASK`], [`ISOLATED_PAWN_MASK`] | `u64 [2][64]`, `[64]` | pawn structure | |
 //! | [`ZOBRIST_PIECES`], [`ZOBRIST_CASTLING`], [`ZOBRIST_EN_PASSANT`], [`ZOBRIST_SIDE`] | `u64 [12][64]`, `[16]`, `[8]`, scalar | Zobrist hashing (fixed seed) | |
+//! | [`POLYGLOT_RANDOM`] | `u64 [781]` | the Polyglot opening-book key (the format's numbers) | `brokkr::book::polyglot_key` |
 //!
 //! # Examples
 //!

@@ -148,6 +148,7 @@ fn statics() -> Vec<Summary> {
         ZOBRIST_CASTLING,
         ZOBRIST_EN_PASSANT,
         ZOBRIST_SIDE,
+        POLYGLOT_RANDOM,
     ]
 }
 

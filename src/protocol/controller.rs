@@ -132,6 +132,15 @@ pub struct Options {
     pub eval_file: String,
     /// The network's vector path (UCI `NNUEPath`).
     pub vector: crate::nnue::VectorPath,
+    /// Play from the opening book (`OwnBook`) when it has a move.
+    pub own_book: bool,
+    /// The book: the last good `BookFile`, if any.
+    pub book: Option<Arc<crate::book::Book>>,
+    /// What `BookFile` shows: the file of `book`, empty without one.
+    pub book_file: String,
+    /// How the book chooses among its moves (`BookVariety`, 0 to 100): see
+    /// [`crate::book::pick`].
+    pub book_variety: u32,
 }
 
 /// `EvalFile`'s value for the net built into the binary.
@@ -161,6 +170,10 @@ impl Options {
             net: crate::nnue::Network::embedded().map(Arc::new),
             eval_file: EMBEDDED_NET.to_string(),
             vector: crate::nnue::VectorPath::best(),
+            own_book: false,
+            book: None,
+            book_file: String::new(),
+            book_variety: crate::book::DEFAULT_VARIETY,
         }
     }
 }
@@ -334,6 +347,51 @@ impl Controller {
         self.game = Game::new(b);
     }
 
+    /// The book's move for the current position, to be played at once instead of
+    /// a search with `limits`: only with `OwnBook` on and a book loaded, and
+    /// never for `go infinite`, `ponder` or `mate`, analysis, or a search of
+    /// chosen root moves. Book moves that are not legal here are passed over
+    /// (with a note); with no legal book move left the caller searches.
+    pub fn book_move(&self, limits: &Limits) -> Option<Move> {
+        if !self.opts.own_book
+            || limits.infinite
+            || limits.ponder
+            || limits.mate.is_some()
+            || !limits.searchmoves.is_empty()
+        {
+            return None;
+        }
+        let book = self.opts.book.as_ref()?;
+        let b = self.game.board();
+        let (_, illegal) = book.moves(b);
+        for e in &illegal {
+            self.note(&format!(
+                "book move {} is not legal in this position: passed over",
+                crate::book::move_text(e.mv)
+            ));
+        }
+        let chosen = book.choose(b, self.opts.book_variety, book_seed(b.key()));
+        match chosen {
+            Some(c) => {
+                self.note(&format!(
+                    "book move {} (weight {} of {}, {} book move{})",
+                    b.to_uci(c.mv),
+                    c.weight,
+                    c.total,
+                    c.choices,
+                    if c.choices == 1 { "" } else { "s" }
+                ));
+                Some(c.mv)
+            }
+            None => {
+                if !illegal.is_empty() {
+                    self.note("no legal book move in this position: searching");
+                }
+                None
+            }
+        }
+    }
+
     /// Start a search of the current position. `report` formats progress; the end
     /// arrives as [`Msg::SearchDone`] with the returned id.
     pub fn go(&mut self, limits: Limits, report: Reporter) -> Result<u64, String> {
@@ -504,6 +562,21 @@ impl Controller {
     pub fn stopping(&self) -> bool {
         self.searching() && self.control.stop.load(Ordering::Relaxed)
     }
+}
+
+/// A random number for the book's choice: the position's key, the clock and a
+/// count of the calls, mixed (SplitMix64's finaliser), so that the same position
+/// may get another move in the next game.
+fn book_seed(key: u64) -> u64 {
+    static CALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    let calls = CALLS.fetch_add(1, Ordering::Relaxed);
+    let mut z = key ^ nanos ^ calls.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ z >> 30).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ z >> 27).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ z >> 31
 }
 
 /// A notice for the GUI's log in `protocol`'s form.

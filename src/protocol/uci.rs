@@ -212,6 +212,10 @@ impl Uci {
         for w in warnings {
             emit(&format!("info string go: {w}"));
         }
+        // A book move is played at once, without a search.
+        if let Some(m) = self.ctl.book_move(&limits) {
+            return emit(&bestmove_line(&board, m, None));
+        }
         let report: Reporter = Arc::new(report);
         if let Err(e) = self.ctl.go(limits, report) {
             // No search, but the GUI waits for a move all the same.
@@ -405,6 +409,13 @@ pub fn option_lines(o: &Options, cpu: &Cpu) -> Vec<String> {
                 .collect::<Vec<_>>()
                 .join(" ")
         ),
+        "option name OwnBook type check default false".into(),
+        "option name BookFile type string default <empty>".into(),
+        format!(
+            "option name BookVariety type spin default {} min 0 max {}",
+            crate::book::DEFAULT_VARIETY,
+            crate::book::MAX_VARIETY
+        ),
     ]
 }
 
@@ -546,6 +557,35 @@ pub fn set_option(ctl: &mut Controller, name: &str, value: Option<&str>) -> Resu
                 ));
             }
             ctl.opts.vector = p;
+        }
+        "ownbook" => {
+            ctl.opts.own_book = option_bool(name, value)?;
+            if ctl.opts.own_book && ctl.opts.book.is_none() {
+                ctl.note("OwnBook is on, but no BookFile is loaded: every move is searched");
+            }
+        }
+        "bookfile" => {
+            let v = value.unwrap_or("").trim();
+            if v.is_empty() || v == "<empty>" {
+                ctl.opts.book = None;
+                ctl.opts.book_file.clear();
+                return Ok(());
+            }
+            // A bad file leaves the book that was in use, if any.
+            let book = crate::book::Book::open(std::path::Path::new(v)).map_err(|e| {
+                let kept = match &ctl.opts.book {
+                    Some(_) => format!("keeping the book in use ({})", ctl.opts.book_file),
+                    None => "no book in use".into(),
+                };
+                format!("BookFile: {e}; {kept}")
+            })?;
+            ctl.note(&format!("book: {} entries from {v}", book.len()));
+            ctl.opts.book = Some(Arc::new(book));
+            ctl.opts.book_file = v.into();
+        }
+        "bookvariety" => {
+            ctl.opts.book_variety =
+                option_number(name, value, 0, u64::from(crate::book::MAX_VARIETY))? as u32
         }
         other if other.starts_with("eval_") => {
             // The hidden switches of the evaluation's term groups, for matches that

@@ -325,6 +325,13 @@ impl Xboard {
                         .collect::<Vec<_>>()
                 )
             ),
+            format!("feature option=\"OwnBook -check {}\"", u8::from(o.own_book)),
+            format!("feature option=\"BookFile -file {}\"", o.book_file),
+            format!(
+                "feature option=\"BookVariety -spin {} 0 {}\"",
+                o.book_variety,
+                crate::book::MAX_VARIETY
+            ),
             "feature done=1".to_string(),
         ];
         emit(&lines.join("\n"));
@@ -427,7 +434,7 @@ impl Xboard {
 
     fn option(&mut self, name: &str, value: &str) {
         // xboard's check options send 1 and 0; the options take true and false.
-        let check = name.eq_ignore_ascii_case("UseNNUE");
+        let check = name.eq_ignore_ascii_case("UseNNUE") || name.eq_ignore_ascii_case("OwnBook");
         let value = match value {
             "1" if check => "true",
             "0" if check => "false",
@@ -500,6 +507,12 @@ impl Xboard {
             return;
         }
         let limits = self.in_nodes(self.limits());
+        // A book move is played at once, without a search.
+        if let Some(m) = self.ctl.book_move(&limits) {
+            self.task = Some(Task::Think);
+            self.search_done(m, None, None);
+            return;
+        }
         self.start(limits, Task::Think);
     }
 
