@@ -39,6 +39,9 @@ rate from --lr to --lr-end over all the steps; every weight is kept within
   --k K            centipawns of the sigmoid's scale (default 400)
   --val F          fraction held out for validation, as whole games, 0 to <1
                    (default 0.05)
+  --mirror         add each castling-free training position mirrored left to
+                   right (a-file to h-file), an exact symmetry: up to twice the
+                   data (validation positions are not mirrored)
   --threads N      threads (default 2)
   --seed S         initial weights, validation games and shuffles (default 1)
   --checkpoint F   write the run's state (weights, Adam's moments, epoch) to F
@@ -90,7 +93,7 @@ fn data_files(args: &[String]) -> Result<(Vec<String>, Vec<String>), String> {
 
 pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     let (files, rest) = data_files(args)?;
-    let a = Args::parse(&rest, OPTIONS, &[])?;
+    let a = Args::parse(&rest, OPTIONS, &["mirror"])?;
     if let Some(extra) = a.positional.first() {
         return Err(format!(
             "unexpected argument '{}' (see brokkr train -h)",
@@ -145,6 +148,11 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     let loaded = train::load(&files, cfg.threads)?;
     let games = train::data::games(&loaded.records).len();
     let (train_set, val_set) = train::split(&loaded.records, val, cfg.seed);
+    let train_set = if a.flag("mirror") {
+        train::data::with_mirrors(train_set)
+    } else {
+        train_set
+    };
     let positions = loaded.records.len();
     drop(loaded.records);
     say!(

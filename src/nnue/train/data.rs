@@ -288,6 +288,47 @@ pub fn epoch_order(len: usize, seed: u64, epoch: usize) -> Vec<u32> {
     order
 }
 
+/// The position `r` mirrored left to right (a-file to h-file), with the same
+/// score and result: an exact symmetry of chess without castling, so a
+/// castling-free position teaches the net twice. `None` for a position with a
+/// castling right (the mirrored position would castle on the wrong side) or a
+/// record that does not decode.
+pub fn mirrored(r: &Record) -> Option<Record> {
+    use crate::attacks::Magic;
+    use crate::board::Board;
+    let board = r.to_board::<Magic>().ok()?;
+    if board.castling_rights() != 0 {
+        return None;
+    }
+    let fen = board.to_fen();
+    let mut fields = fen.split(' ');
+    let placement = fields.next()?;
+    let side = fields.next()?;
+    let _castling = fields.next()?;
+    let ep = fields.next()?;
+    let rest: Vec<&str> = fields.collect();
+    let mirror_rank = |rank: &str| rank.chars().rev().collect::<String>();
+    let placement: Vec<String> = placement.split('/').map(mirror_rank).collect();
+    let ep = match ep.as_bytes() {
+        [f @ b'a'..=b'h', rank] => format!("{}{}", (b'h' - (f - b'a')) as char, *rank as char),
+        _ => "-".to_string(),
+    };
+    let fen = format!("{} {side} - {ep} {}", placement.join("/"), rest.join(" "));
+    let b = Board::<Magic>::from_fen(&fen).ok()?;
+    let mut m = Record::from_board(&b, r.score() as i32, r.result());
+    // Keep brokkr's own marks (the end of a game) as they were.
+    m.0[31] = r.0[31];
+    Some(m)
+}
+
+/// `records` with the mirror image of every castling-free one added after them
+/// (see [`mirrored`]).
+pub fn with_mirrors(mut records: Vec<Record>) -> Vec<Record> {
+    let extra: Vec<Record> = records.iter().filter_map(mirrored).collect();
+    records.extend(extra);
+    records
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -399,5 +440,23 @@ rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2 | 25 | 1.0
         // One game: nothing held out.
         let one = &records[..1];
         assert_eq!(split(one, 0.5, 1).0.len(), 1);
+    }
+
+    #[test]
+    fn train_mirroring_flips_files_and_keeps_the_labels() {
+        use crate::attacks::Magic;
+        use crate::board::Board;
+        let b = Board::<Magic>::from_fen("8/5k2/8/3pP3/8/8/1K6/6R1 w - d6 0 40").unwrap();
+        let r = Record::from_board(&b, 123, 2);
+        let m = mirrored(&r).unwrap();
+        assert_eq!(
+            m.to_board::<Magic>().unwrap().to_fen(),
+            "8/2k5/8/3Pp3/8/8/6K1/1R6 w - e6 0 40"
+        );
+        assert_eq!((m.score(), m.result()), (123, 2));
+        assert_eq!(mirrored(&m), Some(r));
+        // With a castling right there is no mirror image.
+        let start = Record::from_board(&Board::<Magic>::startpos(), 0, 1);
+        assert_eq!(mirrored(&start), None);
     }
 }
