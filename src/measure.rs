@@ -229,8 +229,8 @@ fn measured_net() -> crate::nnue::Network {
 fn time_vector<V: crate::nnue::Vector>(v: V, net: &crate::nnue::Network) -> VectorTiming {
     use crate::nnue::features::INPUTS;
     let h = net.hidden();
-    let mut a = vec![0i16; h];
-    let mut b = vec![0i16; h];
+    let mut a = crate::nnue::network::AlignedI16::zeroed(h);
+    let mut b = crate::nnue::network::AlignedI16::zeroed(h);
     // Rows spread over the table, as a game's moves are.
     let rows: Vec<(usize, usize)> = (0..64)
         .map(|i| ((i * 97) % INPUTS, (i * 389 + 11) % INPUTS))
