@@ -116,27 +116,7 @@ impl DataFile {
     pub fn open(path: &str, header: &str) -> Result<DataFile, String> {
         let name = escape(path, 200);
         let fail = |what: &str, e: io::Error| format!("cannot {what} '{name}': {e}");
-        let mut file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(path)
-            .map_err(|e| fail("open", e))?;
-        // Resuming reads the file and cuts it: a device or a pipe (`/dev/zero`
-        // would never end) cannot be resumed.
-        if !file.metadata().map_err(|e| fail("read", e))?.is_file() {
-            return Err(format!("'{name}' is not a regular file"));
-        }
-        match file.try_lock() {
-            Ok(()) => {}
-            Err(TryLockError::WouldBlock) => {
-                return Err(format!(
-                    "'{name}' is being written by another run (it is locked)"
-                ))
-            }
-            Err(TryLockError::Error(e)) => return Err(fail("lock", e)),
-        }
+        let mut file = open_locked(path)?;
         let s = scan(BufReader::new(&file)).map_err(|e| fail("read", e))?;
         let fresh = match &s.header {
             // Empty, or a header cut short by a killed run: start again.
@@ -217,25 +197,7 @@ impl MarlinFile {
             ));
         }
         let index = DataFile::open(&index_path, header)?;
-        let mut records = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(path)
-            .map_err(|e| fail("open", e))?;
-        if !records.metadata().map_err(|e| fail("read", e))?.is_file() {
-            return Err(format!("'{name}' is not a regular file"));
-        }
-        match records.try_lock() {
-            Ok(()) => {}
-            Err(TryLockError::WouldBlock) => {
-                return Err(format!(
-                    "'{name}' is being written by another run (it is locked)"
-                ))
-            }
-            Err(TryLockError::Error(e)) => return Err(fail("lock", e)),
-        }
+        let mut records = open_locked(path)?;
         let games = index.done.len() as u64;
         let (found, good_end, len) =
             scan_records(BufReader::new(&records), games).map_err(|e| fail("read", e))?;
@@ -346,6 +308,32 @@ fn not_ours(name: &str) -> String {
          not touching it",
         HEADER_PREFIX.trim_end()
     )
+}
+
+/// Open `path` for reading and writing (created if missing), as a regular file,
+/// locked against a second run writing it at the same time. Resuming reads the
+/// file and cuts it: a device or a pipe (`/dev/zero` would never end) cannot be
+/// resumed.
+fn open_locked(path: &str) -> Result<File, String> {
+    let name = escape(path, 200);
+    let fail = |what: &str, e: io::Error| format!("cannot {what} '{name}': {e}");
+    let file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .map_err(|e| fail("open", e))?;
+    if !file.metadata().map_err(|e| fail("read", e))?.is_file() {
+        return Err(format!("'{name}' is not a regular file"));
+    }
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(TryLockError::WouldBlock) => Err(format!(
+            "'{name}' is being written by another run (it is locked)"
+        )),
+        Err(TryLockError::Error(e)) => Err(fail("lock", e)),
+    }
 }
 
 #[cfg(test)]
