@@ -6,190 +6,15 @@
 //!
 //! Every search here is bounded by nodes (or by a move the test asks for), never
 //! by a depth whose time depends on the machine, and no assertion is about time:
-//! [`WAIT`] only turns a hang into a failure. `BROKKR_TEST_BIN` runs the same
-//! tests against another build (say, the one before a fix).
+//! `common::WAIT` only turns a hang into a failure. `BROKKR_TEST_BIN` runs the
+//! same tests against another build (say, the one before a fix).
+
+mod common;
 
 use brokkr::attacks::Magic;
 use brokkr::board::Board;
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Output, Stdio};
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
-use std::time::{Duration, Instant};
-
-/// How long a line may take before the test calls it a hang.
-const WAIT: Duration = Duration::from_secs(30);
-
-fn bin() -> String {
-    std::env::var("BROKKR_TEST_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_brokkr").to_string())
-}
-
-/// A command running the engine binary, without the user's configuration.
-fn brokkr_command() -> Command {
-    let mut c = Command::new(bin());
-    c.env("BROKKR_CONFIG", "/nonexistent/brokkr-test/paths.conf");
-    c
-}
-
-/// The engine binary run to its end with `args`.
-fn run(args: &[&str]) -> Output {
-    brokkr_command()
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("the binary runs")
-}
-
-struct Engine {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
-    log: Vec<String>,
-}
-
-impl Engine {
-    fn start(args: &[&str]) -> Engine {
-        Engine::spawn(brokkr_command().args(args))
-    }
-
-    /// The engine under `sh`, with its address space limited to `kib` KiB, so
-    /// that a large allocation fails whatever the kernel's overcommit policy
-    /// (and a table that does fit is never larger than the limit).
-    fn start_limited(kib: u64, args: &[&str]) -> Engine {
-        let script = format!("ulimit -v {kib} && exec \"$0\" \"$@\"");
-        Engine::spawn(
-            Command::new("sh")
-                .arg("-c")
-                .arg(script)
-                .arg(bin())
-                .args(args)
-                .env("BROKKR_CONFIG", "/nonexistent/brokkr-test/paths.conf"),
-        )
-    }
-
-    fn spawn(cmd: &mut Command) -> Engine {
-        let mut child = cmd
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("the engine starts");
-        let stdout = child.stdout.take().unwrap();
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(l) = line else { break };
-                if tx.send(l).is_err() {
-                    break;
-                }
-            }
-        });
-        Engine {
-            stdin: child.stdin.take(),
-            child,
-            lines: rx,
-            log: vec![],
-        }
-    }
-
-    fn send(&mut self, line: &str) {
-        let stdin = self.stdin.as_mut().expect("stdin open");
-        stdin
-            .write_all(format!("{line}\n").as_bytes())
-            .expect("the engine reads its input");
-        stdin.flush().unwrap();
-    }
-
-    /// The next line satisfying `pred`; the lines before it are in the log.
-    fn expect(&mut self, what: &str, pred: impl Fn(&str) -> bool) -> String {
-        let deadline = Instant::now() + WAIT;
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(l) => {
-                    self.log.push(l.clone());
-                    if pred(&l) {
-                        return l;
-                    }
-                }
-                Err(RecvTimeoutError::Timeout) => {
-                    panic!("no {what} within {WAIT:?}; got:\n{}", self.tail())
-                }
-                Err(RecvTimeoutError::Disconnected) => {
-                    panic!("the engine exited before {what}; got:\n{}", self.tail())
-                }
-            }
-        }
-    }
-
-    /// Every line up to and including the next one satisfying `pred`.
-    fn until(&mut self, what: &str, pred: impl Fn(&str) -> bool) -> Vec<String> {
-        let from = self.log.len();
-        self.expect(what, pred);
-        self.log[from..].to_vec()
-    }
-
-    fn tail(&self) -> String {
-        let n = self.log.len().saturating_sub(40);
-        self.log[n..].join("\n")
-    }
-
-    fn ready(&mut self) {
-        self.send("isready");
-        self.expect("readyok", |l| l == "readyok");
-    }
-
-    fn pong(&mut self, n: u32) {
-        self.send(&format!("ping {n}"));
-        let want = format!("pong {n}");
-        self.expect(&want, |l| l == want);
-    }
-
-    /// The `bestmove` line's move, with the lines before it.
-    fn bestmove(&mut self) -> (String, Vec<String>) {
-        let lines = self.until("bestmove", |l| l.starts_with("bestmove"));
-        let mv = lines
-            .last()
-            .unwrap()
-            .split_whitespace()
-            .nth(1)
-            .unwrap_or("");
-        (mv.to_string(), lines)
-    }
-
-    /// The xboard `move` line's move, with the lines before it.
-    fn xmove(&mut self) -> (String, Vec<String>) {
-        let lines = self.until("move", |l| l.starts_with("move "));
-        let mv = lines.last().unwrap()[5..].trim().to_string();
-        (mv, lines)
-    }
-
-    fn xboard(&mut self) {
-        self.send("xboard");
-        self.send("protover 2");
-        self.expect("done=1", |l| l.contains("done=1"));
-    }
-
-    /// Close stdin and wait for a clean exit.
-    fn finish(mut self) {
-        drop(self.stdin.take());
-        let deadline = Instant::now() + WAIT;
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                assert!(status.success(), "exit status {status}");
-                return;
-            }
-            assert!(Instant::now() < deadline, "the engine did not exit at EOF");
-            std::thread::sleep(Duration::from_millis(10));
-        }
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+use common::{bin, brokkr as run, Engine};
+use std::process::Command;
 
 /// The board after `moves` (UCI) from `fen`.
 fn board_after(fen: &str, moves: &[&str]) -> Board<Magic> {
@@ -276,13 +101,13 @@ fn a_bad_go_value_is_dropped_and_the_search_still_ends() {
     ] {
         e.send("position startpos");
         e.send(go);
-        let (mv, lines) = e.bestmove();
+        let (mv, lines) = e.bestmove_lines();
         assert!(has_info_string(&lines, "go:"), "{go}: {lines:?}");
         assert!(is_legal(&Board::startpos(), &mv), "{go}: {mv}");
     }
     // A good limit beside the bad one is kept.
     e.send("go depth abc nodes 3000");
-    let (_, lines) = e.bestmove();
+    let (_, lines) = e.bestmove_lines();
     let last = lines.iter().rev().find(|l| l.contains(" nodes ")).unwrap();
     let nodes: u64 = last
         .split_whitespace()
@@ -302,7 +127,7 @@ fn an_illegal_move_in_position_keeps_the_moves_before_it() {
     e.ready();
     e.send("position startpos moves e2e4 e7e5 g1f3 e2e4 b8c6");
     e.send("go nodes 2000");
-    let (mv, lines) = e.bestmove();
+    let (mv, lines) = e.bestmove_lines();
     assert!(has_info_string(&lines, "e2e4"), "{lines:?}");
     let b = board_after(START, &["e2e4", "e7e5", "g1f3"]);
     assert!(
@@ -312,7 +137,7 @@ fn an_illegal_move_in_position_keeps_the_moves_before_it() {
     // A bad FEN still keeps the last position.
     e.send("position fen 8/8/8 w - - 0 1");
     e.send("go nodes 2000");
-    let (mv, lines) = e.bestmove();
+    let (mv, lines) = e.bestmove_lines();
     assert!(has_info_string(&lines, "keeping"), "{lines:?}");
     assert!(is_legal(&b, &mv), "{mv}");
     e.finish();
@@ -326,7 +151,7 @@ fn past_the_75_move_rule_go_still_plays_a_legal_move() {
     for moves in ["", " moves d3d1", " moves d3d1 e6e5"] {
         e.send(&format!("position fen {fen}{moves}"));
         e.send("go nodes 2000");
-        let (mv, lines) = e.bestmove();
+        let (mv, lines) = e.bestmove_lines();
         let played: Vec<&str> = moves.split_whitespace().skip(1).collect();
         let b = board_after(fen, &played);
         assert!(is_legal(&b, &mv), "{moves}: bestmove {mv}; {lines:?}");
@@ -351,12 +176,12 @@ fn a_hash_table_too_large_to_allocate_leaves_a_smaller_one_and_the_engine_moves(
     assert!(has_info_string(&lines, "65536"), "{lines:?}");
     e.send("position startpos");
     e.send("go nodes 2000");
-    let (mv, _) = e.bestmove();
+    let (mv, _) = e.bestmove_lines();
     assert!(is_legal(&Board::startpos(), &mv), "{mv}");
     e.finish();
 
     let mut e = Engine::start_limited(768 << 10, &["xboard"]);
-    e.xboard();
+    e.handshake_xboard();
     e.send("new");
     e.send("memory 65536");
     e.send("nps 1000");
@@ -408,20 +233,20 @@ fn a_panic_in_the_search_still_gives_a_move_and_the_engine_goes_on() {
         e.send("setoption name DebugPanic value true");
         e.send("position startpos moves e2e4");
         e.send("go infinite");
-        let (mv, lines) = e.bestmove();
+        let (mv, lines) = e.bestmove_lines();
         assert!(has_info_string(&lines, "panic"), "{lines:?}");
         let b = board_after(START, &["e2e4"]);
         assert!(is_legal(&b, &mv), "{threads} threads: {mv}");
         e.ready();
         e.send("setoption name DebugPanic value false");
         e.send("go nodes 3000");
-        let (mv, _) = e.bestmove();
+        let (mv, _) = e.bestmove_lines();
         assert!(is_legal(&b, &mv), "{mv}");
         e.finish();
     }
     // xboard: a move all the same.
     let mut e = Engine::start(&["xboard"]);
-    e.xboard();
+    e.handshake_xboard();
     e.send("new");
     e.send("option DebugPanic=true");
     e.send("usermove e2e4");
@@ -449,7 +274,7 @@ fn thinking_nodes(line: &str) -> Option<u64> {
 #[test]
 fn xboard_nps_turns_the_clock_into_nodes() {
     let mut e = Engine::start(&["xboard"]);
-    e.xboard();
+    e.handshake_xboard();
     // What python-chess sends for Limit(nodes=3000).
     for cmd in ["new", "force", "nps 1", "st 3000", "post", "easy", "go"] {
         e.send(cmd);
@@ -548,7 +373,7 @@ fn xboard_accepts_a_draw_offer_only_when_not_better() {
 #[test]
 fn xboard_stat01_counts_the_moves_left_not_all_of_them() {
     let mut e = Engine::start(&["xboard"]);
-    e.xboard();
+    e.handshake_xboard();
     e.send("new");
     e.send("post");
     e.send("analyze");
@@ -569,7 +394,7 @@ fn xboard_stat01_counts_the_moves_left_not_all_of_them() {
 #[test]
 fn xboard_ponder_hit_thinks_on_the_clock_sent_after_the_move() {
     let mut e = Engine::start(&["xboard"]);
-    e.xboard();
+    e.handshake_xboard();
     e.send("new");
     e.send("hard");
     e.send("post");
@@ -620,7 +445,7 @@ fn xboard_ponder_hit_thinks_on_the_clock_sent_after_the_move() {
 fn xboard_new_keeps_the_time_control_and_forgets_the_clocks() {
     // `st` survives `new` (it did not: `st 1`, `new`, `go` thought for minutes).
     let mut e = Engine::start(&["xboard"]);
-    e.xboard();
+    e.handshake_xboard();
     e.send("nps 1000");
     e.send("st 2");
     e.send("new");
@@ -660,7 +485,7 @@ fn xboard_level_counts_moves_from_the_games_start_not_the_fen() {
     // move; counted from the FEN's move 40 it looked like the last move before
     // the control, with half the clock to spend.
     let mut e = Engine::start(&["xboard"]);
-    e.xboard();
+    e.handshake_xboard();
     e.send("new");
     e.send("force");
     e.send("setboard rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 40");

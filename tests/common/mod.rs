@@ -45,11 +45,18 @@ pub fn test_config() -> &'static Path {
     })
 }
 
+/// The binary under test: cargo's, or the one `BROKKR_TEST_BIN` names (to run
+/// the same tests against another build, say the one before a fix, and see
+/// them fail there).
+pub fn bin() -> String {
+    std::env::var("BROKKR_TEST_BIN").unwrap_or_else(|_| BIN.to_string())
+}
+
 /// A `brokkr` command that reads the tests' config. The environment is the
 /// child's own (`Command::env`): setting it in this process would race with
 /// every other test spawning at the same time.
 pub fn command() -> Command {
-    let mut c = Command::new(BIN);
+    let mut c = Command::new(bin());
     c.env("BROKKR_CONFIG", test_config());
     c
 }
@@ -422,8 +429,27 @@ pub struct Engine {
 impl Engine {
     /// Start `brokkr ARGS` with the tests' config.
     pub fn start(args: &[&str]) -> Engine {
-        let mut child = command()
-            .args(args)
+        Engine::spawn(command().args(args))
+    }
+
+    /// The engine under `sh`, with its address space limited to `kib` KiB, so
+    /// that a large allocation fails whatever the kernel's overcommit policy
+    /// (and a table that does fit is never larger than the limit).
+    pub fn start_limited(kib: u64, args: &[&str]) -> Engine {
+        let script = format!("ulimit -v {kib} && exec \"$0\" \"$@\"");
+        Engine::spawn(
+            Command::new("sh")
+                .arg("-c")
+                .arg(script)
+                .arg(bin())
+                .args(args)
+                .env("BROKKR_CONFIG", test_config()),
+        )
+    }
+
+    /// Run `cmd` as the engine: stdin and stdout piped, stderr dropped.
+    pub fn spawn(cmd: &mut Command) -> Engine {
+        let mut child = cmd
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -545,6 +571,32 @@ impl Engine {
     /// The move of the next `bestmove` line.
     pub fn bestmove(&mut self) -> String {
         self.search_output().best
+    }
+
+    /// The next `bestmove` line's move, with the lines up to it.
+    pub fn bestmove_lines(&mut self) -> (String, Vec<String>) {
+        let lines = self.until("bestmove", |l| l.starts_with("bestmove"));
+        let mv = lines
+            .last()
+            .unwrap()
+            .split_whitespace()
+            .nth(1)
+            .unwrap_or("");
+        (mv.to_string(), lines)
+    }
+
+    /// The next xboard `move` line's move, with the lines up to it.
+    pub fn xmove(&mut self) -> (String, Vec<String>) {
+        let lines = self.until("move", |l| l.starts_with("move "));
+        let mv = lines.last().unwrap()[5..].trim().to_string();
+        (mv, lines)
+    }
+
+    /// Switch a started engine to xboard: `xboard`, `protover 2`, up to `done=1`.
+    pub fn handshake_xboard(&mut self) {
+        self.send("xboard");
+        self.send("protover 2");
+        self.expect("done=1", |l| l.contains("done=1"));
     }
 
     /// The FEN `d` shows (a brokkr extra of UCI, as in Stockfish).
