@@ -198,28 +198,7 @@ impl<S: Slider> Board<S> {
     /// The position as FEN. Castling uses `KQkq` where that names the rook
     /// unambiguously (the outermost one) and Shredder file letters otherwise.
     pub fn to_fen(&self) -> String {
-        let mut s = String::with_capacity(90);
-        for rank in (0..8).rev() {
-            let mut empty = 0;
-            for file in 0..8 {
-                match self.piece_on(Square::from_coords(file, rank)) {
-                    None => empty += 1,
-                    Some(p) => {
-                        if empty > 0 {
-                            s.push((b'0' + empty) as char);
-                            empty = 0;
-                        }
-                        s.push(p.fen_char());
-                    }
-                }
-            }
-            if empty > 0 {
-                s.push((b'0' + empty) as char);
-            }
-            if rank > 0 {
-                s.push('/');
-            }
-        }
+        let mut s = placement(|sq| self.piece_on(Square::new(sq as u32)));
         s.push(' ');
         s.push(self.side.fen_char());
         s.push(' ');
@@ -499,4 +478,32 @@ fn parse_ep<S: Slider>(b: &mut Board<S>, field: &str) -> Result<(), FenError> {
         };
     }
     Ok(())
+}
+
+/// FEN's piece placement field (ranks 8 to 1, `/` between them, digits for
+/// empty squares) of the board whose square `sq` (a1 = 0) holds `piece_at(sq)`.
+pub fn placement(piece_at: impl Fn(usize) -> Option<Piece>) -> String {
+    let mut s = String::with_capacity(90);
+    for rank in (0..8).rev() {
+        let mut empty = 0;
+        for file in 0..8 {
+            match piece_at(rank * 8 + file) {
+                None => empty += 1,
+                Some(p) => {
+                    if empty > 0 {
+                        s.push((b'0' + empty) as char);
+                        empty = 0;
+                    }
+                    s.push(p.fen_char());
+                }
+            }
+        }
+        if empty > 0 {
+            s.push((b'0' + empty) as char);
+        }
+        if rank > 0 {
+            s.push('/');
+        }
+    }
+    s
 }

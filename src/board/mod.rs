@@ -21,7 +21,7 @@ mod position;
 mod see;
 mod threats;
 
-pub use fen::{FenError, MAX_HALFMOVE, STARTPOS};
+pub use fen::{placement, FenError, MAX_HALFMOVE, STARTPOS};
 pub use make::Undo;
 pub use movegen::{MoveList, Stage};
 pub use notation::MoveError;
