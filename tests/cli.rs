@@ -368,6 +368,12 @@ fn every_command_has_help() {
             assert!(o.status.success(), "{args:?}: {}", stderr(&o));
             assert!(stdout(&o).starts_with(&want), "{args:?}: {}", stdout(&o));
         }
+        // Every flag's line is indented as a list item: a help text joined
+        // from pieces (`EVAL_HELP`) once lost its first line's indentation.
+        let help = stdout(&brokkr(&["help", cmd]));
+        for line in help.lines().filter(|l| l.trim_start().starts_with("--")) {
+            assert!(line.starts_with("  --"), "{cmd}: {line:?}");
+        }
     }
     for args in [&["-h"][..], &["--help"], &["help", "--help"]] {
         let o = brokkr(args);

@@ -402,3 +402,117 @@ fn datagen_has_help() {
     );
     assert!(help.contains("FEN | score | result"), "{help}");
 }
+
+/// The `held out` count of a train run's first line.
+fn held_out(stdout: &str) -> usize {
+    stdout
+        .split(" held out")
+        .next()
+        .and_then(|s| s.rsplit(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{stdout}"))
+}
+
+#[test]
+fn branch_positions_train_but_are_never_held_out() {
+    let dir = TempDir::new("datagen-branch");
+    let data = dir.join("data.txt");
+    datagen(&data, 4, 2, &[]);
+    let branched = dir.join("branched.txt");
+    let o = brokkr(&[
+        "branch",
+        "--data",
+        s(&data),
+        "--out",
+        s(&branched),
+        "--per",
+        "3",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let report = text(&o.stdout);
+    let written: usize = report
+        .split(" written")
+        .next()
+        .and_then(|s| s.rsplit(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{report}"));
+    let out = std::fs::read_to_string(&branched).unwrap();
+    let lines: Vec<&str> = out.lines().filter(|l| !l.starts_with('#')).collect();
+    assert!(written > 0 && lines.len() == written, "{report}");
+    // Every game's end line is copied, so the positions stay in their games.
+    let games = |t: &str| t.lines().filter(|l| l.starts_with("# game")).count();
+    assert_eq!(games(&out), games(&std::fs::read_to_string(&data).unwrap()));
+    for l in &lines {
+        let f: Vec<&str> = l.split(" | ").collect();
+        assert_eq!(f.len(), 3, "{l}");
+        assert!(f[1].parse::<i32>().is_ok() && ["1.0", "0.5", "0.0"].contains(&f[2]));
+    }
+    // The same seed gives the same file.
+    let again = dir.join("again.txt");
+    let o = brokkr(&[
+        "branch",
+        "--data",
+        s(&data),
+        "--out",
+        s(&again),
+        "--per",
+        "3",
+    ]);
+    assert!(o.status.success());
+    assert_eq!(std::fs::read(&again).unwrap(), out.as_bytes());
+
+    let train = |extra: bool| {
+        let net = dir.join("net.nnue");
+        let mut args = vec![
+            "train",
+            "--data",
+            s(&data),
+            "--out",
+            s(&net),
+            "--hidden",
+            "32",
+            "--epochs",
+            "1",
+            "--val",
+            "0.3",
+            "--threads",
+            "1",
+        ];
+        if extra {
+            args.extend(["--extra", s(&branched)]);
+        }
+        let o = brokkr(&args);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        text(&o.stdout)
+    };
+    let (plain, with) = (train(false), train(true));
+    assert_eq!(held_out(&plain), held_out(&with), "{plain}\n{with}");
+    assert!(
+        with.contains(&format!("{written} for training only from --extra")),
+        "{with}"
+    );
+    assert!(with.contains("the hand-written evaluation on the validation positions: loss"));
+
+    // Bad input: a clear message, no output file.
+    for (args, why) in [
+        (
+            vec!["branch", "--data", "/nonexistent.txt", "--out", "x"],
+            "cannot open",
+        ),
+        (vec!["branch", "--out", "x"], "needs --data"),
+        (
+            vec!["branch", "--data", s(&data), "--out", "x", "--per", "9"],
+            "expected 1 to 8",
+        ),
+        (
+            vec!["branch", "--data", s(&data), "--out", "x", "stray"],
+            "unexpected argument",
+        ),
+    ] {
+        let o = brokkr(&args);
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(why), "{args:?}: {err}");
+        assert!(!std::path::Path::new("x").exists());
+    }
+}

@@ -42,6 +42,7 @@ macro_rules! noteln {
     }};
 }
 
+mod branch;
 mod datagen;
 mod epd;
 mod eval;
@@ -116,6 +117,13 @@ pub const COMMANDS: &[Command] = &[
         summary: "self-play games at a fixed node count: labelled positions for tune, train",
         help: datagen::HELP,
         run: datagen::run,
+    },
+    Command {
+        name: "branch",
+        synopsis: "branch",
+        summary: "positions one random move off a data file's games, for train --extra",
+        help: branch::HELP,
+        run: branch::run,
     },
     Command {
         name: "tune",

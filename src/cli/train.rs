@@ -8,7 +8,7 @@ use std::io::{IsTerminal, Write};
 use std::time::Instant;
 
 pub const HELP: &str = "\
-usage: brokkr train --data FILE [--data FILE ...] --out FILE.nnue [OPTIONS]
+usage: brokkr train --data FILE [--data FILE ...] [--extra FILE ...] --out FILE.nnue [OPTIONS]
 
 Trains the network (768 inputs from each side's view -> H hidden neurons a side,
 squared clipped ReLU -> one output per bucket) on labelled positions and writes
@@ -19,7 +19,9 @@ The loss is the mean squared error between sigmoid(eval / K) and the target
 wdl * result + (1 - wdl) * sigmoid(score / K), both from the side to move's side;
 positions with |score| >= 3000 (mates) are left out. AdamW with a cosine learning
 rate from --lr to --lr-end over all the steps; every weight is kept within
-+-1.98. The same data, seed and thread count give the same net.
++-1.98. The same data, seed and thread count give the same net. After each epoch
+it reports the validation loss, and the validation loss against the game results
+alone, which compares runs of different --wdl or --k.
 
   --data FILE      labelled positions; give it again for more files. A file named
                    .bin or .marlin is marlinformat (32-byte records, as datagen
@@ -27,6 +29,9 @@ rate from --lr to --lr-end over all the steps; every weight is kept within
                    line: `FEN | score | result` (score in cp and result 1.0/0.5/0.0,
                    White's side), `#` lines ignored, `# game ...` ends a game
                    (decompress .xz files first)
+  --extra FILE     more positions, for training only: never held out for
+                   validation, so the validation set stays the --data files'
+                   (as `brokkr branch` writes them; repeatable, same formats)
   --out FILE       where to write the net (after every epoch)
   --hidden N       hidden neurons a side, a multiple of 32 up to 1024 (default 256)
   --buckets N      output buckets by the number of men, 1 to 8 (default 1)
@@ -71,18 +76,21 @@ const OPTIONS: &[&str] = &[
     "resume",
 ];
 
-/// Take every `--data FILE` (or `--data=FILE`) out of `args`.
-fn data_files(args: &[String]) -> Result<(Vec<String>, Vec<String>), String> {
+/// Take every `--NAME FILE` (or `--NAME=FILE`) out of `args`: the options
+/// that repeat.
+fn repeated(args: &[String], name: &str) -> Result<(Vec<String>, Vec<String>), String> {
     let (mut files, mut rest) = (Vec::new(), Vec::new());
+    let flag = format!("--{name}");
+    let prefix = format!("--{name}=");
     let mut it = args.iter();
     while let Some(a) = it.next() {
-        if a == "--data" {
+        if *a == flag {
             files.push(
                 it.next()
                     .cloned()
-                    .ok_or_else(|| "option --data needs a value".to_string())?,
+                    .ok_or_else(|| format!("option {flag} needs a value"))?,
             );
-        } else if let Some(f) = a.strip_prefix("--data=") {
+        } else if let Some(f) = a.strip_prefix(&prefix) {
             files.push(f.to_string());
         } else {
             rest.push(a.clone());
@@ -92,7 +100,8 @@ fn data_files(args: &[String]) -> Result<(Vec<String>, Vec<String>), String> {
 }
 
 pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
-    let (files, rest) = data_files(args)?;
+    let (files, rest) = repeated(args, "data")?;
+    let (extra, rest) = repeated(&rest, "extra")?;
     let a = Args::parse(&rest, OPTIONS, &["mirror"])?;
     if let Some(extra) = a.positional.first() {
         return Err(format!(
@@ -148,6 +157,14 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     let loaded = train::load(&files, cfg.threads)?;
     let games = train::data::games(&loaded.records).len();
     let (train_set, val_set) = train::split(&loaded.records, val, cfg.seed);
+    let mut train_set = train_set;
+    let extras = if extra.is_empty() {
+        0
+    } else {
+        let more = train::load(&extra, cfg.threads)?.records;
+        train_set.extend_from_slice(&more);
+        more.len()
+    };
     let train_set = if a.flag("mirror") {
         train::data::with_mirrors(train_set)
     } else {
@@ -158,7 +175,8 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     say!(
         out,
         "train: {positions} positions in {games} games from {} file(s), {} left out (|score| >= {}), \
-         read in {:.1} s; {} to train on, {} held out for validation",
+         {extras} for training only from --extra, read in {:.1} s; {} to train on, {} held out for \
+         validation",
         files.len(),
         loaded.skipped,
         train::data::MAX_SCORE,
@@ -186,6 +204,22 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
             None => String::new(),
         }
     );
+    if let (Some(all), Some(results)) = (
+        train::hce_loss(&cfg.loss, &val_set),
+        train::hce_loss(
+            &Loss {
+                wdl: 1.0,
+                ..cfg.loss
+            },
+            &val_set,
+        ),
+    ) {
+        say!(
+            out,
+            "train: the hand-written evaluation on the validation positions: loss {all:.6} \
+             (against results alone {results:.6})"
+        );
+    }
     let terminal = std::io::stderr().is_terminal();
     let threads = cfg.threads as f64;
     let mut written = false;
@@ -219,6 +253,7 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
                 epochs,
                 train_loss,
                 val_loss,
+                val_results,
                 seconds,
                 speed,
                 net,
@@ -230,9 +265,11 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
                 written = true;
                 say!(
                     out,
-                    "epoch {epoch}/{epochs}: train loss {train_loss:.6}, validation loss {}, \
-                     {seconds:.1} s, {speed:.0} positions/s ({:.0} a thread)",
+                    "epoch {epoch}/{epochs}: train loss {train_loss:.6}, validation loss {} \
+                     (against results alone {}), {seconds:.1} s, {speed:.0} positions/s \
+                     ({:.0} a thread)",
                     val_loss.map_or("n/a".to_string(), |v| format!("{v:.6}")),
+                    val_results.map_or("n/a".to_string(), |v| format!("{v:.6}")),
                     speed / threads
                 );
                 out.flush().map_err(super::write_error)?;
@@ -281,11 +318,14 @@ mod tests {
 
     #[test]
     fn train_data_options_repeat() {
-        let (files, rest) =
-            data_files(&args(&["--data", "a.txt", "--out", "x", "--data=b.bin"])).unwrap();
+        let (files, rest) = repeated(
+            &args(&["--data", "a.txt", "--out", "x", "--data=b.bin"]),
+            "data",
+        )
+        .unwrap();
         assert_eq!(files, ["a.txt", "b.bin"]);
         assert_eq!(rest, ["--out", "x"]);
-        assert!(data_files(&args(&["--data"])).is_err());
+        assert!(repeated(&args(&["--data"]), "data").is_err());
         assert_eq!(clock(3725.0), "1h02m05s");
         assert_eq!(clock(65.0), "1m05s");
         assert_eq!(clock(f64::NAN), "0s");

@@ -125,8 +125,7 @@ pub fn eval_choice(
 #[macro_export]
 macro_rules! EVAL_HELP {
     () => {
-        "\
-  --net FILE       evaluate with the network in FILE (default: the embedded net)
+        "  --net FILE       evaluate with the network in FILE (default: the embedded net)
   --hce            evaluate with the hand-written evaluation
   --simd PATH      the network's vector path (avx512, avx2, sse2, portable; default:
                    the fastest this CPU runs)"

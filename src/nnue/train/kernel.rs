@@ -314,6 +314,14 @@ fn loss_sum_body(p: &[f32], s: Shape, loss: &Loss, records: &[Record]) -> f64 {
     sum
 }
 
+/// The loss of one position whose evaluation (from the side to move's side)
+/// is `out` in the net's units (centipawns / [`SCALE`]).
+pub fn loss_of(r: &Record, out: f32, loss: &Loss) -> f32 {
+    let f = features(r, 1, loss);
+    let e = sigmoid(out * SCALE / loss.k) - f.target;
+    e * e
+}
+
 /// The net's output for `r` (multiply by [`SCALE`] for centipawns, from the
 /// side to move's side).
 pub fn output(p: &[f32], s: Shape, r: &Record) -> f32 {

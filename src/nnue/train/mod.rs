@@ -351,6 +351,10 @@ pub enum Event<'a> {
         train_loss: f64,
         /// `None` without validation positions.
         val_loss: Option<f64>,
+        /// The validation loss against the game results alone (`wdl` = 1):
+        /// the measure that stays comparable between runs of different `wdl`
+        /// or `k`, since it does not depend on the target's blend.
+        val_results: Option<f64>,
         seconds: f64,
         speed: f64,
         net: &'a Net,
@@ -374,6 +378,27 @@ pub fn mean_loss(net: &Net, loss: &Loss, records: &[Record], threads: usize) -> 
             .collect()
     });
     sums.iter().sum::<f64>() / records.len() as f64
+}
+
+/// The mean loss over `records` of the hand-written evaluation (default
+/// terms), read as the net's output is: a reference for the net's validation
+/// loss, on the same positions and scale. Records that do not decode are left
+/// out; `None` if none does.
+pub fn hce_loss(loss: &Loss, records: &[Record]) -> Option<f64> {
+    use crate::attacks::Magic;
+    use crate::bits::Portable;
+    use crate::eval::{evaluate, PawnTable, Terms};
+    let mut pawns = PawnTable::new();
+    let (mut sum, mut n) = (0.0f64, 0usize);
+    for r in records {
+        let Ok(board) = r.to_board::<Magic>() else {
+            continue;
+        };
+        let cp = evaluate::<Portable, Magic>(&board, &mut pawns, Terms::DEFAULT);
+        sum += f64::from(kernel::loss_of(r, cp as f32 / SCALE, loss));
+        n += 1;
+    }
+    (n > 0).then(|| sum / n as f64)
 }
 
 /// Train on `train`, reporting the loss on `val` after each epoch; start from
@@ -472,6 +497,12 @@ pub fn train(
         }
         state.epoch = epoch;
         let val_loss = (!val.is_empty()).then(|| mean_loss(&state.net, &cfg.loss, val, threads));
+        let results_only = Loss {
+            wdl: 1.0,
+            ..cfg.loss
+        };
+        let val_results =
+            (!val.is_empty()).then(|| mean_loss(&state.net, &results_only, val, threads));
         if let Some(path) = &cfg.checkpoint {
             state.write(path)?;
         }
@@ -480,6 +511,7 @@ pub fn train(
             epochs: cfg.epochs,
             train_loss: loss / train.len() as f64,
             val_loss,
+            val_results,
             seconds: t0.elapsed().as_secs_f64(),
             speed: seen as f64 / start.elapsed().as_secs_f64().max(1e-9),
             net: &state.net,
