@@ -175,7 +175,7 @@ fn uci_lists_the_strength_options() {
     let e = Engine::uci();
     for want in [
         "option name UCI_LimitStrength type check default false",
-        "option name UCI_Elo type spin default 2330 min 1320 max 3190",
+        "option name UCI_Elo type spin default 2330 min 1350 max 2850",
         "option name Skill Level type spin default 20 min 0 max 20",
     ] {
         assert!(e.log.iter().any(|l| l == want), "{want}: {:?}", e.log);
@@ -198,10 +198,10 @@ fn uci_skill_level_20_is_full_strength() {
     };
     let default = moves(&mut e);
     e.send("setoption name Skill Level value 20");
-    e.send("setoption name UCI_Elo value 3000");
+    e.send("setoption name UCI_Elo value 2850");
     assert_eq!(moves(&mut e), default);
     e.send("setoption name UCI_LimitStrength value true");
-    assert_eq!(moves(&mut e), default, "UCI_Elo 3000 is full strength");
+    assert_eq!(moves(&mut e), default, "UCI_Elo 2850 is full strength");
     e.finish();
 }
 
@@ -216,6 +216,14 @@ fn uci_limit_strength_limits_nodes_and_searches_four_lines() {
         e.send(&format!("position fen {OPEN}"));
         let s = e.go("wtime 60000 btime 60000");
         assert!(is_legal(&b, &s.best), "{}", s.best);
+        // The last main line shown is the move played, chosen or not.
+        let last_main = s
+            .infos()
+            .filter(|l| word_after(l, "multipv") == Some(1))
+            .last()
+            .unwrap();
+        let first = last_main.split(" pv ").nth(1).unwrap().split(' ').next();
+        assert_eq!(first, Some(s.best.as_str()), "{:?}", s.lines);
         let nodes = s.nodes().unwrap();
         assert!(nodes <= limit + 2_000, "{nodes} nodes, limit {limit}");
         assert!(
@@ -232,8 +240,8 @@ fn uci_limit_strength_limits_nodes_and_searches_four_lines() {
     assert!(s.nodes().unwrap() <= Skill::from_level(3, 0).unwrap().nodes() + 2_000);
     // Bad values: named, and nothing changes.
     for (name, v) in [
-        ("UCI_Elo", "1000"),
-        ("UCI_Elo", "4000"),
+        ("UCI_Elo", "1349"),
+        ("UCI_Elo", "2851"),
         ("UCI_Elo", "x"),
         ("Skill Level", "21"),
         ("Skill Level", "-1"),
@@ -253,7 +261,7 @@ fn xboard_offers_the_strength_options() {
     let mut e = Engine::xboard();
     for want in [
         "feature option=\"UCI_LimitStrength -check 0\"",
-        "feature option=\"UCI_Elo -spin 2330 1320 3190\"",
+        "feature option=\"UCI_Elo -spin 2330 1350 2850\"",
         "feature option=\"Skill_Level -spin 20 0 20\"",
     ] {
         assert!(e.log.iter().any(|l| l == want), "{want}: {:?}", e.log);

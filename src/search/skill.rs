@@ -27,10 +27,10 @@
 /// Lines searched, at least, when the strength is limited.
 pub const MULTIPV: usize = 4;
 /// The lowest `UCI_Elo`: level 0.
-pub const ELO_MIN: u32 = 1320;
-/// The highest `UCI_Elo` the option takes (Stockfish's range; anything from
+pub const ELO_MIN: u32 = 1350;
+/// The highest `UCI_Elo` the option takes (Stockfish 15.1's range; anything from
 /// [`FULL_STRENGTH_ELO`] up plays at full strength).
-pub const ELO_MAX: u32 = 3190;
+pub const ELO_MAX: u32 = 2850;
 /// brokkr's full strength on Stockfish's `UCI_Elo` scale at 10s+0.1s: level 20.
 pub const FULL_STRENGTH_ELO: u32 = 2330;
 /// The highest `Skill Level`: full strength.
@@ -131,7 +131,7 @@ mod tests {
     fn levels_and_elos_map_as_documented() {
         assert_eq!(Skill::from_level(20, 1), None);
         assert_eq!(Skill::from_elo(FULL_STRENGTH_ELO, 1), None);
-        assert_eq!(Skill::from_elo(3190, 1), None);
+        assert_eq!(Skill::from_elo(ELO_MAX, 1), None);
         assert_eq!(Skill::from_elo(ELO_MIN, 1).unwrap().level, 0.0);
         assert_eq!(Skill::from_elo(1000, 1).unwrap().level, 0.0);
         let mid = Skill::from_elo((ELO_MIN + FULL_STRENGTH_ELO) / 2, 1).unwrap();

@@ -106,8 +106,16 @@ impl<E: Engine> Worker<'_, E> {
                     .map(|i| self.root_moves[i].shown_score())
                     .take_while(|&s| s != -INFINITE)
                     .collect();
-                if scores.len() > 1 {
-                    self.root_moves.bring_to_front(skill.pick(&scores));
+                let chosen = if scores.len() > 1 {
+                    skill.pick(&scores)
+                } else {
+                    0
+                };
+                if chosen > 0 {
+                    self.root_moves.bring_to_front(chosen);
+                    // Its line last, so the last info names the move played.
+                    let depth = self.completed_depth.max(1);
+                    self.report_line(0, depth, report);
                 }
             }
             // A stop inside an iteration can leave a better move in front, found
