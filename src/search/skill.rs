@@ -18,11 +18,11 @@
 //!    always played (its gap to any other score is far beyond the spread),
 //!    and a move that gets mated never chosen over one that does not.
 //!
-//! `UCI_Elo` maps to a level linearly: [`ELO_MIN`] is level 0, and
-//! [`FULL_STRENGTH_ELO`] (brokkr's own strength on Stockfish's `UCI_Elo`
-//! scale at 10s+0.1s, measured before this module) level 20, which is no limit
-//! at all. The levels in between are fractional. `docs/strength-limit.md`
-//! has the matches that calibrate it.
+//! `UCI_Elo` maps to a level through the anchors [`ELO_LEVELS`], for now
+//! linearly: [`ELO_MIN`] is level 0, and [`FULL_STRENGTH_ELO`] (brokkr's own
+//! strength on Stockfish's `UCI_Elo` scale at 10s+0.1s, measured before this
+//! module) level 20, which is no limit at all. The levels in between are
+//! fractional. `docs/strength-limit.md` has the matches that calibrate it.
 
 /// Lines searched, at least, when the strength is limited.
 pub const MULTIPV: usize = 4;
@@ -33,6 +33,13 @@ pub const ELO_MIN: u32 = 1350;
 pub const ELO_MAX: u32 = 2850;
 /// brokkr's full strength on Stockfish's `UCI_Elo` scale at 10s+0.1s: level 20.
 pub const FULL_STRENGTH_ELO: u32 = 2330;
+/// `UCI_Elo`'s anchors: (Elo, level), the Elo rising, the last at
+/// [`FULL_STRENGTH_ELO`] and level 20; an Elo between two anchors gets the level
+/// in proportion, one below the first the first's level. For now a straight
+/// line from [`ELO_MIN`] at level 0, chosen by reasoning (see
+/// `docs/strength-limit.md`); the calibration matches insert the measured
+/// points here.
+pub const ELO_LEVELS: [(u32, f64); 2] = [(ELO_MIN, 0.0), (FULL_STRENGTH_ELO, 20.0)];
 /// The highest `Skill Level`: full strength.
 pub const MAX_LEVEL: u32 = 20;
 /// Nodes a move at level 20, were it limited: the nodes of a full-strength
@@ -60,14 +67,22 @@ impl Skill {
         })
     }
 
-    /// The limit of `UCI_Elo` `elo`, or `None` from [`FULL_STRENGTH_ELO`] up.
+    /// The limit of `UCI_Elo` `elo`, or `None` from [`FULL_STRENGTH_ELO`] up:
+    /// the level interpolated linearly between the [`ELO_LEVELS`] around it.
     pub fn from_elo(elo: u32, seed: u64) -> Option<Skill> {
-        let elo = elo.max(ELO_MIN);
-        (elo < FULL_STRENGTH_ELO).then(|| Skill {
-            level: f64::from(MAX_LEVEL) * f64::from(elo - ELO_MIN)
-                / f64::from(FULL_STRENGTH_ELO - ELO_MIN),
-            seed,
-        })
+        if elo >= FULL_STRENGTH_ELO {
+            return None;
+        }
+        let elo = f64::from(elo);
+        let mut level = ELO_LEVELS[0].1;
+        for w in ELO_LEVELS.windows(2) {
+            let ((e0, l0), (e1, l1)) = (w[0], w[1]);
+            let (e0, e1) = (f64::from(e0), f64::from(e1));
+            if elo >= e0 {
+                level = l0 + (l1 - l0) * ((elo.min(e1) - e0) / (e1 - e0));
+            }
+        }
+        Some(Skill { level, seed })
     }
 
     /// The limit of the options: `UCI_Elo` when `UCI_LimitStrength` is on (as
@@ -136,6 +151,17 @@ mod tests {
         assert_eq!(Skill::from_elo(1000, 1).unwrap().level, 0.0);
         let mid = Skill::from_elo((ELO_MIN + FULL_STRENGTH_ELO) / 2, 1).unwrap();
         assert!((mid.level - 10.0).abs() < 0.05, "{mid:?}");
+        // The anchors rise, and end at full strength.
+        assert!(ELO_LEVELS
+            .windows(2)
+            .all(|w| w[0].0 < w[1].0 && w[0].1 <= w[1].1));
+        assert_eq!(ELO_LEVELS[ELO_LEVELS.len() - 1], (FULL_STRENGTH_ELO, 20.0));
+        let mut last = -1.0;
+        for elo in ELO_MIN..FULL_STRENGTH_ELO {
+            let l = Skill::from_elo(elo, 1).unwrap().level;
+            assert!(l >= last && l < 20.0, "{elo}: {l}");
+            last = l;
+        }
         assert_eq!(Skill::from_options(false, 1500, 20, 1), None);
         assert!(Skill::from_options(true, 1500, 20, 1).is_some());
         let l0 = Skill::from_level(0, 1).unwrap();
