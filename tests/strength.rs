@@ -281,3 +281,102 @@ fn xboard_offers_the_strength_options() {
     assert!(is_legal(&Board::<Magic>::startpos(), &mv), "{mv}");
     e.finish();
 }
+
+// ---------------------------------------------------------------- wdlfit
+
+/// The coefficients `name: [..]` of `brokkr wdlfit`'s printed `MODEL`.
+fn coefficients(out: &str, name: &str) -> [f64; 4] {
+    let want = format!("{name}: [");
+    let line = out
+        .lines()
+        .find_map(|l| l.trim().strip_prefix(want.as_str()))
+        .unwrap_or_else(|| panic!("no {name} in:\n{out}"));
+    let v: Vec<f64> = line
+        .trim_end_matches("],")
+        .split(", ")
+        .map(|x| x.parse().unwrap())
+        .collect();
+    [v[0], v[1], v[2], v[3]]
+}
+
+#[test]
+fn wdlfit_recovers_the_model_that_made_the_results() {
+    use brokkr::wdl::Model;
+    let truth = Model {
+        a: [260.0, -250.0, 90.0, 0.0],
+        b: [150.0, -90.0, 40.0, 0.0],
+    };
+    // One-position games at six material counts (the fitter reads only the
+    // placement field's letters), scores from -500 to 500, results drawn from
+    // the true chances.
+    let placements = [
+        ("QP", 10),
+        ("QQPP", 20),
+        ("QQQQ", 36),
+        ("QQQQRP", 42),
+        ("QQQQQQ", 54),
+        ("QQQQQQQR", 68),
+    ];
+    let mut rng = common::Rng::new(7);
+    let mut text = String::from("# brokkr datagen v1: made up by tests/strength.rs\n");
+    for g in 1..=48_000 {
+        let (placement, m) = placements[rng.below(placements.len())];
+        assert_eq!(brokkr::wdl::material_of_placement(placement), m);
+        let score = rng.below(1001) as i32 - 500;
+        let [w, d, _] = truth.probabilities(f64::from(score), m);
+        let u = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+        let result = if u < w {
+            "1.0"
+        } else if u < w + d {
+            "0.5"
+        } else {
+            "0.0"
+        };
+        text += &format!("{placement} w - - 0 1 | {score} | {result}\n# game {g}: made up\n");
+    }
+    // A game still being written: never read.
+    text += "QQQQ w - - 0 1 | 5000 | 0.0\n";
+    let dir = common::TempDir::new("wdlfit");
+    let data = dir.file("data.txt", text);
+    let out = common::brokkr_ok(&["wdlfit", "--data", common::s(&data)]);
+    assert!(out.contains("pub const MODEL: Model = Model {"), "{out}");
+    assert!(out.contains("38400 positions) fitted"), "{out}");
+    assert!(out.contains("9600 held out (9600 positions)"), "{out}");
+    assert!(out.contains("| this model (material-dependent) |"), "{out}");
+    let fitted = Model {
+        a: coefficients(&out, "a"),
+        b: coefficients(&out, "b"),
+    };
+    for (_, m) in placements {
+        for s in (-400..=400).step_by(50) {
+            let (p, q) = (
+                truth.probabilities(f64::from(s), m),
+                fitted.probabilities(f64::from(s), m),
+            );
+            for k in 0..3 {
+                assert!(
+                    (p[k] - q[k]).abs() < 0.04,
+                    "m {m}, s {s}: {p:?} {q:?}\n{out}"
+                );
+            }
+        }
+    }
+    // Bad input: a clear message, no panic.
+    for (contents, says) in [
+        ("8/8 w - - 0 1 | x | 1.0\n# game 1\n", "bad score"),
+        ("8/8 w - - 0 1 | 10 | 2.0\n# game 1\n", "bad result"),
+        (
+            "8/8 w - - 0 1 | 10\n# game 1\n",
+            "expected 'FEN | score | result'",
+        ),
+        ("", "too few whole games"),
+    ] {
+        let f = dir.file("bad.txt", contents);
+        let o = common::brokkr(&["wdlfit", "--data", common::s(&f)]);
+        assert!(!o.status.success());
+        let err = common::stderr(&o);
+        assert!(err.contains(says), "{contents:?}: {err}");
+    }
+    let o = common::brokkr(&["wdlfit", "--data", common::s(&dir.join("missing.txt"))]);
+    assert!(common::stderr(&o).contains("cannot open"));
+}
