@@ -3,15 +3,15 @@
 //!
 //! A limited search does two things, never by waiting:
 //!
-//! 1. It searches fewer nodes: [`Skill::nodes`], from about 4,700 at level 0 to
-//!    about 240,000 at level 19 (at 10s+0.1s brokkr searches some 300,000 nodes
+//! 1. It searches fewer nodes: [`Skill::nodes`], from about 1,200 at level 0 to
+//!    about 230,000 at level 19 (at 10s+0.1s brokkr searches some 300,000 nodes
 //!    a move on the machine it was calibrated on, so the top levels lose little
 //!    there; at longer controls they lose more).
 //! 2. It searches at least [`MULTIPV`] lines and then picks among them with a
 //!    random weakness: the move with the largest `U - gap`, where `gap` is how
 //!    many centipawns the move scored below the best, and `U` is drawn
 //!    uniformly from `0..=spread` for each move, `spread` being
-//!    [`Skill::spread`], 8 cp a level below 20 (160 cp at level 0). A move
+//!    [`Skill::spread`], 10 cp a level below 20 (200 cp at level 0). A move
 //!    `g` cp worse than the best is so played with a chance of about
 //!    `(1 - g / spread)² / 2` against the best alone: a blunder of a piece
 //!    never, a slip of half a pawn often at the lowest levels. A mate found is
@@ -43,10 +43,12 @@ pub const ELO_LEVELS: [(u32, f64); 2] = [(ELO_MIN, 0.0), (FULL_STRENGTH_ELO, 20.
 /// The highest `Skill Level`: full strength.
 pub const MAX_LEVEL: u32 = 20;
 /// Nodes a move at level 20, were it limited: the nodes of a full-strength
-/// search at 10s+0.1s. Each level below takes `2^-0.3` of it.
+/// search at 10s+0.1s. Each level below takes `2^-0.4` of it.
 const FULL_NODES: f64 = 300_000.0;
 /// The random spread per level below 20, in centipawns.
-const SPREAD_PER_LEVEL: f64 = 8.0;
+const SPREAD_PER_LEVEL: f64 = 10.0;
+/// The nodes of a level are `2^-NODES_PER_LEVEL` of the level above's.
+const NODES_PER_LEVEL: f64 = 0.4;
 
 /// A strength limit: a level below 20 (fractional when it comes from an Elo)
 /// and the seed of its random choice.
@@ -98,7 +100,7 @@ impl Skill {
     /// The nodes a move may search.
     pub fn nodes(&self) -> u64 {
         let below = f64::from(MAX_LEVEL) - self.level.clamp(0.0, f64::from(MAX_LEVEL));
-        (FULL_NODES * (-0.3 * below).exp2()).round() as u64
+        (FULL_NODES * (-NODES_PER_LEVEL * below).exp2()).round() as u64
     }
 
     /// The random term's range in centipawns.
@@ -166,8 +168,8 @@ mod tests {
         assert!(Skill::from_options(true, 1500, 20, 1).is_some());
         let l0 = Skill::from_level(0, 1).unwrap();
         let l19 = Skill::from_level(19, 1).unwrap();
-        assert_eq!((l0.nodes(), l0.spread()), (4688, 160));
-        assert_eq!((l19.nodes(), l19.spread()), (243_676, 8));
+        assert_eq!((l0.nodes(), l0.spread()), (1172, 200));
+        assert_eq!((l19.nodes(), l19.spread()), (227_357, 10));
     }
 
     #[test]
@@ -187,10 +189,10 @@ mod tests {
             assert_eq!(s.pick(&[mate_in(5), 900, 800]), 0);
             assert_ne!(s.pick(&[10, 0, mated_in(4)]), 2);
         }
-        // Level 19 keeps to the best unless another is within 8 cp.
+        // Level 19 keeps to the best unless another is within 10 cp.
         for seed in 0..200 {
             let s = Skill::from_level(19, seed).unwrap();
-            assert_eq!(s.pick(&[30, 21, 0]), 0);
+            assert_eq!(s.pick(&[30, 19, 0]), 0);
         }
     }
 }
