@@ -21,3 +21,4 @@ pub mod qbb;
 pub mod search;
 pub mod tables;
 pub mod types;
+pub mod wdl;

@@ -112,20 +112,20 @@ fn kbnk_drives_to_the_bishops_corner() {
 }
 
 #[test]
-fn eval_prints_the_table_and_two_final_lines() {
+fn eval_prints_the_table_and_the_final_lines() {
     let fen = "r3kb1r/pp3p1p/2q1pQ2/6p1/4P3/2N5/PP3PPP/R1B1K2R b KQkq - 0 5";
     let o = brokkr(&["eval", "--fen", fen]);
     assert!(o.status.success(), "{}", stderr(&o));
     let out = String::from_utf8(o.stdout).unwrap();
     let lines: Vec<&str> = out.lines().collect();
     let n = lines.len();
-    let white: i32 = lines[n - 2]
+    let white: i32 = lines[n - 3]
         .strip_prefix("Final (white): ")
         .and_then(|s| s.strip_suffix(" cp"))
         .unwrap_or_else(|| panic!("{out}"))
         .parse()
         .unwrap();
-    let stm: i32 = lines[n - 1]
+    let stm: i32 = lines[n - 2]
         .strip_prefix("Final (side to move): ")
         .and_then(|s| s.strip_suffix(" cp"))
         .unwrap_or_else(|| panic!("{out}"))
@@ -133,7 +133,20 @@ fn eval_prints_the_table_and_two_final_lines() {
         .unwrap();
     // Black to move: the two finals are opposite, and they are the search's value.
     assert_eq!(stm, -white);
+    // Then the chances the model gives that value, summing to 1000.
+    let wdl: Vec<u32> = lines[n - 1]
+        .strip_prefix("Final (win/draw/loss): ")
+        .and_then(|s| s.strip_suffix(" (per mille, side to move)"))
+        .unwrap_or_else(|| panic!("{out}"))
+        .split(' ')
+        .map(|w| w.parse().unwrap())
+        .collect();
     let b = B::from_fen(fen).unwrap();
+    assert_eq!(
+        wdl,
+        brokkr::wdl::wdl(brokkr::search::Score::Cp(stm), &b).to_vec()
+    );
+    assert_eq!(wdl.iter().sum::<u32>(), 1000);
     assert_eq!(
         stm,
         evaluate::<Portable, Magic>(&b, &mut PawnTable::new(), Terms::DEFAULT)

@@ -27,7 +27,9 @@ With a network (the embedded one unless --hce), prints first `NNUE (white): N cp
 `NNUE (side to move): N cp` and the net that gave them. Then the hand-written
 evaluation's terms: each term's middlegame and endgame value for White and for
 Black, the phase and the scale factor, then `Final (white): N cp` and
-`Final (side to move): N cp` (the hand-written evaluation's total)."
+`Final (side to move): N cp` (the hand-written evaluation's total), and last
+`Final (win/draw/loss): W D L`, the chances that total stands for by the
+win/draw/loss model (per mille, for the side to move; see docs/wdl.md)."
 );
 
 /// Run `brokkr eval` with `args` (after the command name).
@@ -71,6 +73,10 @@ pub fn run(args: &[String]) -> Result<(), String> {
             println!("Network: {} on the {} path", net.describe(), eval.vector);
         }
         println!("{}", eval_report::<B, S>(&board, terms));
+        // The hand-written evaluation's total for the side to move, as chances.
+        let stm = crate::eval::evaluate::<B, S>(&board, &mut crate::eval::PawnTable::new(), terms);
+        let [w, d, l] = crate::wdl::wdl(crate::search::Score::Cp(stm), &board);
+        println!("Final (win/draw/loss): {w} {d} {l} (per mille, side to move)");
         Ok(())
     }))
 }

@@ -53,6 +53,7 @@ mod suite;
 mod tables;
 mod train;
 mod tune;
+mod wdlfit;
 
 // The option parser, `bench` and the text quoting live below both the command
 // line and the protocol loops (see `crate::extras`); the commands here reach
@@ -138,6 +139,13 @@ pub const COMMANDS: &[Command] = &[
         summary: "train the network on labelled positions; write a net file",
         help: train::HELP,
         run: train::run,
+    },
+    Command {
+        name: "wdlfit",
+        synopsis: "wdlfit",
+        summary: "fit the win/draw/loss model to labelled positions; check it on held-out games",
+        help: wdlfit::HELP,
+        run: wdlfit::run,
     },
     Command {
         name: "uci",

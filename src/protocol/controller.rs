@@ -121,6 +121,13 @@ pub struct Options {
     pub ponder: bool,
     pub move_overhead: Duration,
     pub chess960: bool,
+    /// `wdl W D L` in UCI's `info` lines (`UCI_ShowWDL`).
+    pub show_wdl: bool,
+    /// Play at the strength of `elo` (`UCI_LimitStrength`, `UCI_Elo`).
+    pub limit_strength: bool,
+    pub elo: u32,
+    /// `Skill Level`, 0 to 20 (20: full strength).
+    pub skill_level: u32,
     pub bits: BitPath,
     pub slider: SliderKind,
     pub features: Features,
@@ -163,6 +170,10 @@ impl Options {
             ponder: false,
             move_overhead: Duration::from_millis(crate::search::DEFAULT_MOVE_OVERHEAD_MS),
             chess960: false,
+            show_wdl: false,
+            limit_strength: false,
+            elo: crate::search::skill::FULL_STRENGTH_ELO,
+            skill_level: crate::search::skill::MAX_LEVEL,
             bits: choice.bits,
             slider: choice.slider,
             features: Features::default(),
@@ -259,6 +270,12 @@ impl Controller {
         Settings {
             threads: self.opts.threads,
             multipv: self.opts.multipv,
+            skill: crate::search::skill::Skill::from_options(
+                self.opts.limit_strength,
+                self.opts.elo,
+                self.opts.skill_level,
+                book_seed(self.game.board().key()),
+            ),
             move_overhead: self.opts.move_overhead,
             features: self.opts.features,
             ponder: self.opts.ponder,
@@ -564,9 +581,9 @@ impl Controller {
     }
 }
 
-/// A random number for the book's choice: the position's key, the clock and a
-/// count of the calls, mixed (SplitMix64's finaliser), so that the same position
-/// may get another move in the next game.
+/// A random number for the book's choice (and a strength limit's): the
+/// position's key, the clock and a count of the calls, mixed (SplitMix64's
+/// finaliser), so that the same position may get another move in the next game.
 fn book_seed(key: u64) -> u64 {
     static CALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let nanos = std::time::SystemTime::now()

@@ -17,7 +17,7 @@ use super::{emit, shown, Inbox, Msg, MAX_LINE};
 use crate::attacks::{Magic, SliderKind};
 use crate::bits::{BitPath, Cpu};
 use crate::board::{Board, STARTPOS};
-use crate::search::{Bound, Event, Info, Limits, Score};
+use crate::search::{skill, Bound, Event, Info, Limits, Score};
 use crate::types::Move;
 use std::sync::Arc;
 use std::time::Duration;
@@ -216,7 +216,9 @@ impl Uci {
         if let Some(m) = self.ctl.book_move(&limits) {
             return emit(&bestmove_line(&board, m, None));
         }
-        let report: Reporter = Arc::new(report);
+        let show_wdl = self.ctl.opts.show_wdl;
+        let report: Reporter =
+            Arc::new(move |root: &Board<Magic>, e: Event| report(root, e, show_wdl));
         if let Err(e) = self.ctl.go(limits, report) {
             // No search, but the GUI waits for a move all the same.
             let m = self.ctl.fallback_move();
@@ -318,10 +320,10 @@ pub fn board_diagram(b: &Board<Magic>) -> Vec<String> {
     out
 }
 
-/// Format a search event as `info` lines.
-fn report(root: &Board<Magic>, e: Event) {
+/// Format a search event as `info` lines (with `wdl W D L` if `show_wdl`).
+fn report(root: &Board<Magic>, e: Event, show_wdl: bool) {
     match e {
-        Event::Info(i) => emit(&info_line(root, &i)),
+        Event::Info(i) => emit(&info_line(root, &i, show_wdl)),
         Event::CurrMove { depth, mv, number } => emit(&format!(
             "info depth {depth} currmove {} currmovenumber {number}",
             root.to_uci(mv)
@@ -329,8 +331,10 @@ fn report(root: &Board<Magic>, e: Event) {
     }
 }
 
-/// One `info` line.
-pub fn info_line(root: &Board<Magic>, i: &Info) -> String {
+/// One `info` line; with `show_wdl`, the score is followed by `wdl W D L`, the
+/// chances of a win, a draw and a loss in per mille from the side to move's
+/// view, by [`crate::wdl`]'s model at the root's material.
+pub fn info_line(root: &Board<Magic>, i: &Info, show_wdl: bool) -> String {
     let score = match i.score {
         Score::Cp(cp) => format!("cp {cp}"),
         Score::Mate(m) => format!("mate {m}"),
@@ -340,8 +344,14 @@ pub fn info_line(root: &Board<Magic>, i: &Info) -> String {
         Bound::Upper => " upperbound",
         _ => "",
     };
+    let wdl = if show_wdl {
+        let [w, d, l] = crate::wdl::wdl(i.score, root);
+        format!(" wdl {w} {d} {l}")
+    } else {
+        String::new()
+    };
     let mut s = format!(
-        "info depth {} seldepth {} multipv {} score {score}{bound} nodes {} nps {} hashfull {} time {}",
+        "info depth {} seldepth {} multipv {} score {score}{bound}{wdl} nodes {} nps {} hashfull {} time {}",
         i.depth,
         i.seldepth,
         i.multipv,
@@ -388,6 +398,18 @@ pub fn option_lines(o: &Options, cpu: &Cpu) -> Vec<String> {
             crate::search::DEFAULT_MOVE_OVERHEAD_MS
         ),
         "option name UCI_Chess960 type check default false".into(),
+        "option name UCI_ShowWDL type check default false".into(),
+        "option name UCI_LimitStrength type check default false".into(),
+        format!(
+            "option name UCI_Elo type spin default {} min {} max {}",
+            skill::FULL_STRENGTH_ELO,
+            skill::ELO_MIN,
+            skill::ELO_MAX
+        ),
+        format!(
+            "option name Skill Level type spin default {0} min 0 max {0}",
+            skill::MAX_LEVEL
+        ),
         format!(
             "option name BitPath type combo default {} {}",
             o.bits,
@@ -489,6 +511,15 @@ pub fn set_option(ctl: &mut Controller, name: &str, value: Option<&str>) -> Resu
             ctl.opts.chess960 = option_bool(name, value)?;
             let on = ctl.opts.chess960;
             ctl.game.set_chess960(on);
+        }
+        "uci_showwdl" => ctl.opts.show_wdl = option_bool(name, value)?,
+        "uci_limitstrength" => ctl.opts.limit_strength = option_bool(name, value)?,
+        "uci_elo" => {
+            let (lo, hi) = (skill::ELO_MIN, skill::ELO_MAX);
+            ctl.opts.elo = option_number(name, value, lo.into(), hi.into())? as u32
+        }
+        "skill level" | "skill_level" => {
+            ctl.opts.skill_level = option_number(name, value, 0, skill::MAX_LEVEL.into())? as u32
         }
         "bitpath" => {
             let v = value.unwrap_or("");

@@ -306,6 +306,21 @@ impl Xboard {
             ),
             "feature option=\"MultiPV -spin 1 1 256\"".to_string(),
             format!(
+                "feature option=\"UCI_LimitStrength -check {}\"",
+                u8::from(o.limit_strength)
+            ),
+            format!(
+                "feature option=\"UCI_Elo -spin {} {} {}\"",
+                o.elo,
+                crate::search::skill::ELO_MIN,
+                crate::search::skill::ELO_MAX
+            ),
+            format!(
+                "feature option=\"Skill_Level -spin {} 0 {}\"",
+                o.skill_level,
+                crate::search::skill::MAX_LEVEL
+            ),
+            format!(
                 "feature option=\"Move_Overhead -spin {} 0 10000\"",
                 crate::search::DEFAULT_MOVE_OVERHEAD_MS
             ),
@@ -434,7 +449,9 @@ impl Xboard {
 
     fn option(&mut self, name: &str, value: &str) {
         // xboard's check options send 1 and 0; the options take true and false.
-        let check = name.eq_ignore_ascii_case("UseNNUE") || name.eq_ignore_ascii_case("OwnBook");
+        let check = ["UseNNUE", "OwnBook", "UCI_LimitStrength"]
+            .iter()
+            .any(|c| name.eq_ignore_ascii_case(c));
         let value = match value {
             "1" if check => "true",
             "0" if check => "false",

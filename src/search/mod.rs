@@ -25,6 +25,7 @@ pub mod limits;
 pub mod movepick;
 pub mod params;
 pub mod score;
+pub mod skill;
 pub mod time;
 pub mod tt;
 mod worker;
@@ -163,6 +164,8 @@ pub struct Settings {
     pub threads: usize,
     /// Principal variations to report (analysis), at least 1.
     pub multipv: usize,
+    /// A strength limit (`Skill Level`, `UCI_LimitStrength`), or `None`.
+    pub skill: Option<skill::Skill>,
     /// Time kept in reserve each move for the GUI and the pipes.
     pub move_overhead: Duration,
     /// Which selective features run.
@@ -179,6 +182,7 @@ impl Default for Settings {
         Settings {
             threads: 1,
             multipv: 1,
+            skill: None,
             move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
             features: Features::default(),
             ponder: false,
@@ -335,6 +339,18 @@ pub fn search<E: Engine>(
     report: &(dyn Fn(Event) + Sync),
 ) -> SearchResult {
     let start = Instant::now();
+    // A strength limit searches no more than its nodes.
+    let limited;
+    let limits = match settings.skill {
+        Some(s) => {
+            limited = Limits {
+                nodes: Some(limits.nodes.map_or(s.nodes(), |n| n.min(s.nodes()))),
+                ..limits.clone()
+            };
+            &limited
+        }
+        None => limits,
+    };
     let threads = settings.threads.max(1);
     while data.len() < threads {
         data.push(ThreadData::new());

@@ -19,7 +19,13 @@ impl<E: Engine> Worker<'_, E> {
         }
         let report = self.report;
         let limits = self.shared.limits;
-        let multipv = self.shared.settings.multipv.clamp(1, self.root_moves.len());
+        let skill = self.shared.settings.skill;
+        // A strength limit chooses among several lines.
+        let wanted = self.shared.settings.multipv.max(match skill {
+            Some(_) => crate::search::skill::MULTIPV,
+            None => 1,
+        });
+        let multipv = wanted.clamp(1, self.root_moves.len());
         // `go mate N` alone searches a little past the mate's length, not forever.
         let mate_depth = limits.mate.map(|n| 4 * n + 4);
         let max_depth = limits
@@ -94,6 +100,24 @@ impl<E: Engine> Worker<'_, E> {
             // The search's own end (a limit reached, or nothing left to deepen)
             // stops the helpers; bestmove still waits for the GUI below.
             self.shared.halt();
+            // A strength limit plays a move of its choice among the lines.
+            if let Some(skill) = skill {
+                let scores: Vec<i32> = (0..multipv)
+                    .map(|i| self.root_moves[i].shown_score())
+                    .take_while(|&s| s != -INFINITE)
+                    .collect();
+                let chosen = if scores.len() > 1 {
+                    skill.pick(&scores)
+                } else {
+                    0
+                };
+                if chosen > 0 {
+                    self.root_moves.bring_to_front(chosen);
+                    // Its line last, so the last info names the move played.
+                    let depth = self.completed_depth.max(1);
+                    self.report_line(0, depth, report);
+                }
+            }
             // A stop inside an iteration can leave a better move in front, found
             // and searched with a full window in that iteration: show its line,
             // so the last info names the move played.

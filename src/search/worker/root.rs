@@ -117,6 +117,12 @@ impl RootMoves {
         self.0[..=last].sort_by_key(|r| std::cmp::Reverse(r.score));
     }
 
+    /// Move the entry at `i` to the front, the ones before it one place down
+    /// (the move a strength limit chose to play).
+    pub fn bring_to_front(&mut self, i: usize) {
+        self.0[..=i].rotate_right(1);
+    }
+
     /// Order the moves from `from` on: by this iteration's score, then the last
     /// one's. Stable, so equal moves keep their order.
     pub fn sort_from(&mut self, from: usize) {
