@@ -19,5 +19,6 @@ pub mod nnue;
 pub mod protocol;
 pub mod qbb;
 pub mod search;
+pub mod syzygy;
 pub mod tables;
 pub mod types;
