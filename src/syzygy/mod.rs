@@ -511,7 +511,12 @@ impl Tablebase {
             } else {
                 -scale.win
             };
-            out.push(RootMove { mv: m, rank, score });
+            out.push(RootMove {
+                mv: m,
+                rank,
+                score,
+                by_dtz: true,
+            });
         }
         Some(out)
     }
@@ -539,6 +544,7 @@ impl Tablebase {
                 mv: m,
                 rank: WDL_TO_RANK[(wdl + 2) as usize],
                 score,
+                by_dtz: false,
             });
         }
         Some(out)
@@ -564,6 +570,8 @@ pub struct RootMove {
     pub rank: i32,
     /// The score the rank stands for, from the side to move's view.
     pub score: i32,
+    /// Whether DTZ ranked it (else WDL: the DTZ tables did not answer).
+    pub by_dtz: bool,
 }
 
 /// The moves to keep: those of the best rank.
