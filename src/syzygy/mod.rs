@@ -48,6 +48,7 @@ pub enum Wdl {
     Loss = -2,
     /// Lost without the fifty-move rule, drawn with it.
     BlessedLoss = -1,
+    /// Drawn.
     Draw = 0,
     /// Won without the fifty-move rule, drawn with it.
     CursedWin = 1,
@@ -125,8 +126,9 @@ pub struct Tablebase {
 /// What adding a directory found.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct AddReport {
-    /// WDL and DTZ files accepted.
+    /// WDL files accepted.
     pub wdl_files: usize,
+    /// DTZ files accepted.
     pub dtz_files: usize,
     /// Files passed over (not a table, wrong size or magic), with the reason.
     pub rejected: Vec<String>,
@@ -558,13 +560,16 @@ pub const MAX_DTZ: i32 = 1 << 18;
 /// mate scores) and a pawn's worth for cursed wins.
 #[derive(Clone, Copy, Debug)]
 pub struct RootScale {
+    /// The score of a sure win (a loss is its negation).
     pub win: i32,
+    /// A pawn's worth, the unit of the small scores of cursed wins.
     pub pawn: i32,
 }
 
 /// A root move as the tables rank it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RootMove {
+    /// The move.
     pub mv: Move,
     /// Higher is better; moves of equal rank are equal as far as the tables tell.
     pub rank: i32,
