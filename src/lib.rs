@@ -19,6 +19,7 @@ pub mod nnue;
 pub mod protocol;
 pub mod qbb;
 pub mod search;
+pub mod syzygy;
 pub mod tables;
 pub mod types;
 pub mod wdl;

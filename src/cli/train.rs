@@ -291,6 +291,13 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
         state.epoch,
         start.elapsed().as_secs_f64()
     );
+    if let Some(q) = train::quantised_loss(&file, &cfg.loss, &val_set) {
+        say!(
+            out,
+            "train: the written net, as the engine evaluates it, on the validation positions: \
+             loss {q:.6}"
+        );
+    }
     Ok(())
 }
 

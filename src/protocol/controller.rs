@@ -148,6 +148,11 @@ pub struct Options {
     /// How the book chooses among its moves (`BookVariety`, 0 to 100): see
     /// [`crate::book::pick`].
     pub book_variety: u32,
+    /// What `SyzygyPath` shows: the directories given, empty for none.
+    pub syzygy_path: String,
+    /// The tables found there, and how the search probes them
+    /// (`SyzygyProbeDepth`, `Syzygy50MoveRule`, `SyzygyProbeLimit`).
+    pub syzygy: crate::search::SyzygySettings,
 }
 
 /// `EvalFile`'s value for the net built into the binary.
@@ -185,6 +190,8 @@ impl Options {
             book: None,
             book_file: String::new(),
             book_variety: crate::book::DEFAULT_VARIETY,
+            syzygy_path: String::new(),
+            syzygy: crate::search::SyzygySettings::default(),
         }
     }
 }
@@ -280,6 +287,7 @@ impl Controller {
             features: self.opts.features,
             ponder: self.opts.ponder,
             net: self.opts.net.clone().filter(|_| self.opts.use_nnue),
+            syzygy: self.opts.syzygy.clone(),
         }
     }
 

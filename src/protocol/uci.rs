@@ -360,6 +360,9 @@ pub fn info_line(root: &Board<Magic>, i: &Info, show_wdl: bool) -> String {
         i.hashfull,
         i.time.as_millis()
     );
+    if let Some(n) = i.tbhits {
+        s += &format!(" tbhits {n}");
+    }
     if !i.pv.is_empty() {
         s += " pv";
         let mut b = *root;
@@ -438,7 +441,42 @@ pub fn option_lines(o: &Options, cpu: &Cpu) -> Vec<String> {
             crate::book::DEFAULT_VARIETY,
             crate::book::MAX_VARIETY
         ),
+        "option name SyzygyPath type string default <empty>".into(),
+        "option name SyzygyProbeDepth type spin default 1 min 1 max 100".into(),
+        "option name Syzygy50MoveRule type check default true".into(),
+        format!(
+            "option name SyzygyProbeLimit type spin default {0} min 0 max {0}",
+            crate::syzygy::MAX_PIECES
+        ),
     ]
+}
+
+/// `SyzygyPath`: the tables in the directories of `value` (`<empty>` or
+/// nothing: none). A missing directory or a bad file gets a note, and the
+/// tables that are good are used.
+fn set_syzygy_path(ctl: &mut Controller, value: Option<&str>) {
+    let v = value.unwrap_or("").trim();
+    let (tables, problems) = crate::syzygy::Tablebase::open(v);
+    for p in &problems {
+        ctl.note(&format!("SyzygyPath: {p}"));
+    }
+    if tables.is_empty() {
+        if !(v.is_empty() || v == "<empty>") {
+            ctl.note(&format!(
+                "SyzygyPath: no tables found in {v}: playing without"
+            ));
+        }
+        ctl.opts.syzygy.tables = None;
+        ctl.opts.syzygy_path.clear();
+        return;
+    }
+    let (wdl, dtz) = tables.file_counts();
+    ctl.note(&format!(
+        "syzygy: {wdl} WDL and {dtz} DTZ tables, up to {} pieces, from {v}",
+        tables.max_pieces()
+    ));
+    ctl.opts.syzygy.tables = Some(Arc::new(tables));
+    ctl.opts.syzygy_path = v.into();
 }
 
 /// Split `name N... [value V...]` of `setoption`.
@@ -613,6 +651,15 @@ pub fn set_option(ctl: &mut Controller, name: &str, value: Option<&str>) -> Resu
             ctl.note(&format!("book: {} entries from {v}", book.len()));
             ctl.opts.book = Some(Arc::new(book));
             ctl.opts.book_file = v.into();
+        }
+        "syzygypath" => set_syzygy_path(ctl, value),
+        "syzygyprobedepth" => {
+            ctl.opts.syzygy.probe_depth = option_number(name, value, 1, 100)? as i32
+        }
+        "syzygy50moverule" => ctl.opts.syzygy.rule50 = option_bool(name, value)?,
+        "syzygyprobelimit" => {
+            ctl.opts.syzygy.probe_limit =
+                option_number(name, value, 0, crate::syzygy::MAX_PIECES as u64)? as usize
         }
         "bookvariety" => {
             ctl.opts.book_variety =

@@ -248,6 +248,17 @@ impl Xboard {
                 Ok(n) if (1..=MAX_THREADS).contains(&n) => self.option("Threads", &n.to_string()),
                 _ => error("bad cores", line),
             },
+            // `egtpath TYPE PATH` (feature egt="syzygy"): the Syzygy tables'
+            // directories, as the `SyzygyPath` option.
+            "egtpath" => match arg.split_once(char::is_whitespace) {
+                Some((kind, dir)) if kind.eq_ignore_ascii_case("syzygy") => {
+                    self.option("SyzygyPath", dir.trim())
+                }
+                _ => self.ctl.note(&format!(
+                    "egtpath: only syzygy tables are read, not '{}'",
+                    shown(arg)
+                )),
+            },
             "option" => match arg.split_once('=') {
                 Some((n, v)) => self.option(n.trim(), v.trim()),
                 None => self.option(arg, ""),
@@ -292,7 +303,7 @@ impl Xboard {
         let lines = [
             format!(
                 "feature done=0 ping=1 setboard=1 usermove=1 time=1 draw=1 colors=0 analyze=1 \
-                 sigint=0 sigterm=0 reuse=1 san=0 nps=1 memory=1 smp=1 \
+                 sigint=0 sigterm=0 reuse=1 san=0 nps=1 memory=1 smp=1 egt=\"syzygy\" \
                  variants=\"normal,fischerandom\" myname=\"{}\"",
                 engine_name()
             ),
@@ -346,6 +357,19 @@ impl Xboard {
                 "feature option=\"BookVariety -spin {} 0 {}\"",
                 o.book_variety,
                 crate::book::MAX_VARIETY
+            ),
+            format!(
+                "feature option=\"SyzygyProbeDepth -spin {} 1 100\"",
+                o.syzygy.probe_depth
+            ),
+            format!(
+                "feature option=\"Syzygy50MoveRule -check {}\"",
+                u8::from(o.syzygy.rule50)
+            ),
+            format!(
+                "feature option=\"SyzygyProbeLimit -spin {} 0 {}\"",
+                o.syzygy.probe_limit,
+                crate::syzygy::MAX_PIECES
             ),
             "feature done=1".to_string(),
         ];
@@ -449,9 +473,14 @@ impl Xboard {
 
     fn option(&mut self, name: &str, value: &str) {
         // xboard's check options send 1 and 0; the options take true and false.
-        let check = ["UseNNUE", "OwnBook", "UCI_LimitStrength"]
-            .iter()
-            .any(|c| name.eq_ignore_ascii_case(c));
+        let check = [
+            "UseNNUE",
+            "OwnBook",
+            "UCI_LimitStrength",
+            "Syzygy50MoveRule",
+        ]
+        .iter()
+        .any(|c| name.eq_ignore_ascii_case(c));
         let value = match value {
             "1" if check => "true",
             "0" if check => "false",
@@ -841,6 +870,7 @@ mod tests {
             nodes: 10,
             time: Duration::from_millis(120),
             hashfull: 0,
+            tbhits: None,
             pv: vec![],
         };
         assert_eq!(thinking_line(&b, &i), "5 100003 12 10");

@@ -175,6 +175,92 @@ pub struct Settings {
     /// The network that evaluates (UCI `UseNNUE`, `EvalFile`), or `None` for
     /// the hand-written evaluation.
     pub net: Option<std::sync::Arc<crate::nnue::Network>>,
+    /// Endgame tables and how the search uses them (the `Syzygy*` options).
+    pub syzygy: SyzygySettings,
+}
+
+/// The tablebase options as the search reads them.
+#[derive(Clone, Debug)]
+pub struct SyzygySettings {
+    /// The tables (`SyzygyPath`), or `None`: no probes at all.
+    pub tables: Option<std::sync::Arc<crate::syzygy::Tablebase>>,
+    /// The least remaining depth at which a node with as many pieces as the
+    /// probe limit is probed (`SyzygyProbeDepth`).
+    pub probe_depth: i32,
+    /// Whether the fifty-move rule counts: cursed wins and blessed losses are
+    /// draws (`Syzygy50MoveRule`).
+    pub rule50: bool,
+    /// The most pieces a probed position has (`SyzygyProbeLimit`, 0 to 7).
+    pub probe_limit: usize,
+}
+
+impl Default for SyzygySettings {
+    fn default() -> SyzygySettings {
+        SyzygySettings {
+            tables: None,
+            probe_depth: 1,
+            rule50: true,
+            probe_limit: crate::syzygy::MAX_PIECES,
+        }
+    }
+}
+
+/// What the tables say before a search: how the search probes them, and the
+/// root moves' ranks when the root is in them.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct TbRoot {
+    /// Positions with at most this many pieces are probed (0: none).
+    pub cardinality: usize,
+    /// ... from this depth on when they have exactly `cardinality` pieces.
+    pub probe_depth: i32,
+    /// The root moves with their ranks, when the root is in the tables.
+    pub ranked: Option<Vec<crate::syzygy::RootMove>>,
+}
+
+impl TbRoot {
+    /// Stockfish's `rank_root_moves`: the probe limit is capped by the largest
+    /// tables found (and then every depth probes, since those probes are all
+    /// there is); a root in the tables ranks its moves by DTZ (else WDL), and
+    /// when DTZ ranked them the search needs no probes (the root's ranking keeps
+    /// only moves that hold the result), nor when WDL says the root does not win.
+    fn new<S: crate::attacks::Slider>(
+        root: &Board<S>,
+        history: &[u64],
+        s: &SyzygySettings,
+    ) -> TbRoot {
+        let Some(tables) = s.tables.as_deref().filter(|t| !t.is_empty()) else {
+            return TbRoot::default();
+        };
+        let mut t = TbRoot {
+            cardinality: s.probe_limit,
+            probe_depth: s.probe_depth,
+            ranked: None,
+        };
+        if t.cardinality > tables.max_pieces() {
+            t.cardinality = tables.max_pieces();
+            t.probe_depth = 0;
+        }
+        let pieces = root.occupied().count_ones() as usize;
+        if pieces > t.cardinality || root.castling_rights() != 0 {
+            return t;
+        }
+        // Has the root occurred since the last zeroing move?
+        let window = root.halfmove_clock() as usize;
+        let repeated = history.iter().rev().take(window).any(|&k| k == root.key());
+        let scale = crate::syzygy::RootScale {
+            win: score::MATE_IN_MAX - 1,
+            pawn: 100,
+        };
+        if let Some(ranked) = tables.rank_root_moves(root, s.rule50, repeated, &scale) {
+            let dtz = ranked.first().is_some_and(|m| m.by_dtz);
+            let best = ranked.iter().map(|m| m.score).max().unwrap_or(0);
+            if dtz || best <= 0 {
+                t.cardinality = 0;
+            }
+            t.ranked = Some(ranked);
+        }
+        t
+    }
 }
 
 impl Default for Settings {
@@ -187,6 +273,7 @@ impl Default for Settings {
             features: Features::default(),
             ponder: false,
             net: None,
+            syzygy: SyzygySettings::default(),
         }
     }
 }
@@ -253,6 +340,8 @@ pub struct Info {
     pub nodes: u64,
     pub time: Duration,
     pub hashfull: usize,
+    /// Tablebase probes that answered, when tables are in use.
+    pub tbhits: Option<u64>,
     pub pv: Vec<Move>,
 }
 
@@ -304,6 +393,10 @@ pub(crate) struct Shared<'a> {
     /// done): the threads stop, but unlike [`Control::stop`] it does not release
     /// a ponder or infinite search's best move.
     pub halted: AtomicBool,
+    /// The tables' part in this search.
+    pub tb: TbRoot,
+    /// Tablebase probes that answered, all threads.
+    pub tb_hits: AtomicU64,
 }
 
 impl Shared<'_> {
@@ -365,6 +458,8 @@ pub fn search<E: Engine>(
         budget: TimeBudget::new(limits, settings.move_overhead, settings.ponder),
         nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
         halted: AtomicBool::new(false),
+        tb: TbRoot::new(root, history, &settings.syzygy),
+        tb_hits: AtomicU64::new(0),
     };
     let (main_data, helpers) = data.split_at_mut(1);
     let result = std::thread::scope(|scope| {

@@ -380,6 +380,27 @@ pub fn mean_loss(net: &Net, loss: &Loss, records: &[Record], threads: usize) -> 
     sums.iter().sum::<f64>() / records.len() as f64
 }
 
+/// The mean loss over `records` of the quantised net `file` as the engine
+/// evaluates it: beside the float net's validation loss, what rounding to the
+/// net file's integers cost. Records that do not decode are left out.
+pub fn quantised_loss(
+    file: &crate::codegen::net::NetFile,
+    loss: &Loss,
+    records: &[Record],
+) -> Option<f64> {
+    use crate::attacks::Magic;
+    let (mut sum, mut n) = (0.0f64, 0usize);
+    for r in records {
+        let Ok(board) = r.to_board::<Magic>() else {
+            continue;
+        };
+        let cp = evaluate_quantised(file, &board);
+        sum += f64::from(kernel::loss_of(r, cp as f32 / SCALE, loss));
+        n += 1;
+    }
+    (n > 0).then(|| sum / n as f64)
+}
+
 /// The mean loss over `records` of the hand-written evaluation (default
 /// terms), read as the net's output is: a reference for the net's validation
 /// loss, on the same positions and scale. Records that do not decode are left

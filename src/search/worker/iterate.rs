@@ -148,6 +148,7 @@ impl<E: Engine> Worker<'_, E> {
                 nodes: 0,
                 time: self.shared.start.elapsed(),
                 hashfull: self.shared.tt.hashfull(),
+                tbhits: self.tb_hits(),
                 pv: vec![],
             }));
             self.shared.halt();

@@ -77,6 +77,39 @@ impl<E: Engine> Worker<'_, E> {
             }
         }
 
+        // Step 4b. Tablebase probe (Stockfish's): with few enough pieces, just
+        // after a zeroing move (WDL assumes a fresh fifty-move count) and
+        // without castling rights, the tables' result stands for the search
+        // (see `Worker::probe_tb`). A draw, or a bound that settles the window
+        // already, returns at once and goes to the hash 6 plies deeper than
+        // searched; otherwise on a PV node it bounds the search's score.
+        let mut max_score = INFINITE;
+        let mut tb_floor = None;
+        if !root && excluded.is_null() {
+            if let Some((v, bound)) = self.probe_tb(depth, ply) {
+                let settles = match bound {
+                    Bound::Lower => v >= beta,
+                    Bound::Upper => v <= alpha,
+                    _ => true,
+                };
+                if settles {
+                    let d = (depth + 6).min(MAX_PLY as i32 - 1);
+                    self.shared
+                        .tt
+                        .store(key, Move::NULL, v, VALUE_NONE, d, bound, ply);
+                    return v;
+                }
+                if PV {
+                    if bound == Bound::Lower {
+                        tb_floor = Some(v);
+                        alpha = alpha.max(v);
+                    } else {
+                        max_score = v;
+                    }
+                }
+            }
+        }
+
         // Step 5. Static evaluation (see `Worker::evals`). A position evaluated
         // afresh keeps its evaluation in the hash at once.
         let evals = if in_check {
@@ -128,7 +161,8 @@ impl<E: Engine> Worker<'_, E> {
             [Move::NULL; 2]
         };
         let mut picker = MovePicker::new(in_check, tt_move, killers, counter);
-        let mut best_score = -INFINITE;
+        // A tablebase win found above is the least this node is worth.
+        let mut best_score = tb_floor.unwrap_or(-INFINITE);
         let mut best_move = Move::NULL;
         let mut move_count = 0;
         let mut quiets_tried = [Move::NULL; 64];
@@ -340,6 +374,10 @@ impl<E: Engine> Worker<'_, E> {
         }
 
         // Step 19. Store, and correct the evaluation by what the search found.
+        // A tablebase loss or draw found above caps a PV node's score.
+        if PV {
+            best_score = best_score.min(max_score);
+        }
         if excluded.is_null() && !(root && self.pv_idx > 0) {
             let bound = Bound::of_search(best_score, beta, PV && !best_move.is_null());
             self.shared
@@ -350,6 +388,40 @@ impl<E: Engine> Worker<'_, E> {
             }
         }
         best_score
+    }
+
+    /// Step 4b's probe: the tables' WDL of the current position as a score and
+    /// how it bounds the node, or `None` when the node is not probed (more
+    /// pieces than the limit, a non-zero halfmove clock, castling rights, too
+    /// shallow for a position of the limit's size) or the tables do not answer.
+    ///
+    /// Scored as Stockfish does: a win is just below the mate scores, less the
+    /// ply (a lower bound: the search may find a mate), a loss the mirror (an
+    /// upper bound), a draw 0; with the fifty-move rule a cursed win is +2 and
+    /// a blessed loss -2 (exact), without it they are a win and a loss.
+    fn probe_tb(&mut self, depth: i32, ply: usize) -> Option<(i32, Bound)> {
+        let tb = &self.shared.tb;
+        let pieces = self.board.occupied().count_ones() as usize;
+        if pieces > tb.cardinality
+            || (pieces == tb.cardinality && depth < tb.probe_depth)
+            || self.board.halfmove_clock() != 0
+            || self.board.castling_rights() != 0
+        {
+            return None;
+        }
+        let syzygy = &self.shared.settings.syzygy;
+        let wdl = syzygy.tables.as_deref()?.probe_wdl(&self.board)?.value();
+        self.shared
+            .tb_hits
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let draw = i32::from(syzygy.rule50);
+        Some(if wdl < -draw {
+            (-MATE_IN_MAX + ply as i32 + 1, Bound::Upper)
+        } else if wdl > draw {
+            (MATE_IN_MAX - ply as i32 - 1, Bound::Lower)
+        } else {
+            (DRAW + 2 * wdl * draw, Bound::Exact)
+        })
     }
 
     /// "Improving": better than two plies ago, or four when two plies ago was in

@@ -176,7 +176,11 @@ impl<'a, E: Engine> Worker<'a, E> {
         let mut keys = Vec::with_capacity(history.len() + MAX_PLY + 8);
         keys.extend_from_slice(history);
         let legal = root.legal_moves::<E::Bits>();
-        let root_moves = RootMoves::new(legal.iter(), &shared.limits.searchmoves);
+        let mut root_moves = RootMoves::new(legal.iter(), &shared.limits.searchmoves);
+        // A root in the tablebases searches only the moves that keep its result.
+        if let Some(ranked) = &shared.tb.ranked {
+            root_moves.keep_tb_best(ranked);
+        }
         // The token exists only if the CPU runs the path; the engine was chosen
         // by `resolve_vector`, so it does.
         let nnue = shared

@@ -171,6 +171,8 @@ mod tests {
             budget: None,
             nodes: vec![AtomicU64::new(0)],
             halted: AtomicBool::new(false),
+            tb: Default::default(),
+            tb_hits: AtomicU64::new(0),
         };
         let mut data = ThreadData::new();
         let mut w = Worker::<E>::new(0, &board, &[], &shared, &mut data, &|_| {});

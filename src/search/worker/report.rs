@@ -16,9 +16,14 @@ impl<E: Engine> Worker<'_, E> {
 
     pub(super) fn report_line(&mut self, i: usize, depth: i32, report: &(dyn Fn(Event) + Sync)) {
         let rm = &self.root_moves[i];
-        let score = rm.shown_score();
+        let mut score = rm.shown_score();
         if score == -INFINITE {
             return;
+        }
+        // A root in the tablebases shows their verdict unless the search found
+        // a mate (Stockfish's display).
+        if let Some(tb) = rm.tb_score.filter(|_| !is_mate(score)) {
+            score = tb;
         }
         let mut pv = rm.pv.clone();
         self.complete_pv(&mut pv, depth);
@@ -35,6 +40,7 @@ impl<E: Engine> Worker<'_, E> {
             nodes,
             time: self.shared.start.elapsed(),
             hashfull: self.shared.tt.hashfull(),
+            tbhits: self.tb_hits(),
             pv: pv.clone(),
         }));
         self.root_moves[i].pv = pv;
@@ -76,6 +82,15 @@ impl<E: Engine> Worker<'_, E> {
             line.push(key);
         }
         pv.truncate(shown);
+    }
+
+    /// The tablebase hits so far, when tables are in use.
+    pub(super) fn tb_hits(&self) -> Option<u64> {
+        self.shared.settings.syzygy.tables.as_ref().map(|_| {
+            self.shared
+                .tb_hits
+                .load(std::sync::atomic::Ordering::Relaxed)
+        })
     }
 
     pub(super) fn result(&self) -> SearchResult {

@@ -26,6 +26,8 @@ pub(super) struct RootMove {
     pub bound: Bound,
     pub seldepth: usize,
     pub pv: Vec<Move>,
+    /// The score the tablebases give the move, when the root is in them.
+    pub tb_score: Option<i32>,
 }
 
 impl RootMove {
@@ -61,6 +63,7 @@ impl RootMoves {
                 bound: Bound::Exact,
                 seldepth: 0,
                 pv: vec![mv],
+                tb_score: None,
             })
             .collect();
         moves.sort_by_key(|r| r.mv.bits());
@@ -78,6 +81,26 @@ impl RootMoves {
     /// The move at `i` in the current order, if any.
     pub fn get(&self, i: usize) -> Option<&RootMove> {
         self.0.get(i)
+    }
+
+    /// Keep only the moves the tables rank best among these (Stockfish searches
+    /// just the first group of equal rank), each with its tablebase score.
+    /// Moves the ranking does not know are kept as they are.
+    pub fn keep_tb_best(&mut self, ranked: &[crate::syzygy::RootMove]) {
+        let rank = |m: Move| ranked.iter().find(|r| r.mv == m);
+        let Some(best) = self
+            .0
+            .iter()
+            .filter_map(|r| rank(r.mv))
+            .map(|r| r.rank)
+            .max()
+        else {
+            return;
+        };
+        self.0.retain(|r| rank(r.mv).is_none_or(|t| t.rank == best));
+        for r in &mut self.0 {
+            r.tb_score = rank(r.mv).map(|t| t.score);
+        }
     }
 
     /// The entry of move `m`.
