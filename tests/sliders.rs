@@ -8,7 +8,9 @@
 
 mod common;
 
-use brokkr::attacks::{KoggeStone, KoggeStoneState, Magic, Rotated, Slider, SliderKind};
+use brokkr::attacks::{
+    KoggeStone, KoggeStoneScalar, KoggeStoneState, Magic, Rotated, Slider, SliderKind,
+};
 use brokkr::bits::{BitPath, Bits};
 use brokkr::board::movegen::{Collect, MoveList};
 use brokkr::board::perft::{perft, SuiteEntry};
@@ -427,4 +429,32 @@ fn kogge_stone_scalar_and_avx2_equal_magic() {
     QuickCheck::new()
         .tests(2000)
         .quickcheck(kogge_paths_match as fn(u64, u64, u64) -> TestResult);
+}
+
+#[test]
+fn kogge_stone_scalar_path_passes_the_perft_suites() {
+    // The suites above run kogge-stone on the path its state picks (AVX2 on a CPU
+    // that has it); this runs the scalar fills through the board too.
+    let mut errors = Vec::new();
+    let mut checked = 0;
+    for (name, step, max_nodes) in [
+        ("tricky.perft", 1, 200_000),
+        ("cpw.epd", 1, 200_000),
+        ("standard.epd", 1, 200_000),
+        ("random.perft", 4, 20_000),
+    ] {
+        let entries: Vec<_> = suite(name).into_iter().step_by(step).collect();
+        let (n, errs) = brokkr::with_bits!(BitPath::detect(), B =>
+            run_suite::<B, KoggeStoneScalar>(&entries, max_nodes, 20));
+        assert!(n > 0, "{name}: nothing checked");
+        checked += n;
+        errors.extend(errs);
+    }
+    let fischer: Vec<_> = suite("fischer.epd").into_iter().step_by(8).collect();
+    let (n, errs) = brokkr::with_bits!(BitPath::detect(), B =>
+        run_suite::<B, KoggeStoneScalar>(&fischer, u64::MAX, 3));
+    checked += n;
+    errors.extend(errs);
+    assert!(checked > 500, "only {checked} counts");
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
 }

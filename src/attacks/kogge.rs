@@ -48,6 +48,8 @@
 //! [`Slider`] at one, and the branch on a flag that never changes during a run is
 //! predicted perfectly. The state-free methods ([`Slider::rook_any`]) check the
 //! cached `cpufeatures` flag on every call, as [`Pext`](super::Pext) does.
+//! [`KoggeStoneScalar`] is the scalar path alone, so that the tests can run it
+//! through the board's perft on a CPU with AVX2; it is not a backend of its own.
 //!
 //! The AVX2 functions carry `#[target_feature(enable = "avx2")]`, so they are
 //! not inlined into their callers: each rook or bishop query is one call.
@@ -144,7 +146,7 @@ const fn fill_down(gen: u64, occ: u64, s: u32, wrap: u64) -> u64 {
 
 /// Rook attacks from `sq` (taken modulo 64), the scalar fills.
 #[inline(always)]
-pub const fn rook_scalar(sq: usize, occ: u64) -> u64 {
+const fn rook_scalar(sq: usize, occ: u64) -> u64 {
     let b = 1u64 << (sq & 63);
     fill_up(b, occ, 8, ALL)
         | fill_down(b, occ, 8, ALL)
@@ -154,7 +156,7 @@ pub const fn rook_scalar(sq: usize, occ: u64) -> u64 {
 
 /// Bishop attacks from `sq` (taken modulo 64), the scalar fills.
 #[inline(always)]
-pub const fn bishop_scalar(sq: usize, occ: u64) -> u64 {
+const fn bishop_scalar(sq: usize, occ: u64) -> u64 {
     let b = 1u64 << (sq & 63);
     fill_up(b, occ, 9, NOT_A)
         | fill_up(b, occ, 7, NOT_H)
@@ -348,6 +350,32 @@ impl Slider for KoggeStone {
     #[inline(always)]
     fn bishop_any(sq: usize, occ: u64) -> u64 {
         KoggeStoneState::detect().bishop(sq, occ)
+    }
+}
+
+/// The scalar fills alone, whatever the CPU: [`KoggeStone`] with its AVX2 path
+/// switched off, so that tests can run the scalar path through the whole board
+/// (perft) on a CPU that has AVX2. It is not a backend of its own: its
+/// [`Slider::KIND`] is [`SliderKind::KoggeStone`], and the command line does not
+/// name it.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct KoggeStoneScalar;
+
+impl Slider for KoggeStoneScalar {
+    const KIND: SliderKind = SliderKind::KoggeStone;
+    type State = ();
+
+    #[inline(always)]
+    fn state_from(_: u64) {}
+
+    #[inline(always)]
+    fn rook_any(sq: usize, occ: u64) -> u64 {
+        rook_scalar(sq, occ)
+    }
+
+    #[inline(always)]
+    fn bishop_any(sq: usize, occ: u64) -> u64 {
+        bishop_scalar(sq, occ)
     }
 }
 

@@ -43,7 +43,7 @@ mod rayloop;
 mod rotated;
 
 pub use kindergarten::Kindergarten;
-pub use kogge::{KoggeStone, KoggeStoneState};
+pub use kogge::{KoggeStone, KoggeStoneScalar, KoggeStoneState};
 pub use magic::Magic;
 pub use pext::{Pext, PextState};
 pub use rayloop::RayLoop;
