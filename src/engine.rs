@@ -1,20 +1,21 @@
 //! Which (bit path, slider backend, vector path) triples the search is built for,
 //! and the one type that carries them through the search.
 //!
-//! Perft and `paths` are monomorphised for all 30 pairs, because comparing them is
-//! their job. The search and evaluation are much larger, so building them for all 30
+//! Perft and `paths` are monomorphised for all 36 pairs, because comparing them is
+//! their job. The search and evaluation are much larger, so building them for all 36
 //! pairs would multiply the build time and the binary. They are built for the ten
 //! pairs in [`BUILT`]:
 //!
-//! - every slider backend with the `bmi` bit path (what a modern x86-64 runs, so the
-//!   backends can be compared under the whole engine);
+//! - every slider backend but `kogge-stone` with the `bmi` bit path (what a modern
+//!   x86-64 runs, so the backends can be compared under the whole engine);
+//!   `kogge-stone` joins when a measurement shows it earns the extra instantiation;
 //! - every bit path with the `magic` backend (the portable backend, so the bit paths
 //!   can be compared, and so a CPU without BMI1/LZCNT/POPCNT, or without x86-64 at
 //!   all, has its own default pair built).
 //!
 //! A pair outside that set falls back to the nearest built one, and says so:
-//! [`resolve`] keeps the slider backend with `bmi` when the CPU has it, else keeps the
-//! bit path with `magic`.
+//! [`resolve`] keeps the slider backend with `bmi` when the CPU has it and that pair is
+//! built, else keeps the bit path with `magic`.
 //!
 //! The network's vector path is the bundle's third member ([`Engine::Vector`]): the
 //! two pairs a modern x86-64 picks by default (`bmi` with `magic` or `pext`) are
@@ -151,7 +152,9 @@ pub fn resolve(
     if is_built(bits, slider) {
         return (bits, slider, None);
     }
-    let (b, s) = if BitPath::Bmi.available(cpu) {
+    // Not every backend is built with the bmi path (kogge-stone is not): those
+    // fall back to magic like the rest.
+    let (b, s) = if BitPath::Bmi.available(cpu) && is_built(BitPath::Bmi, slider) {
         (BitPath::Bmi, slider)
     } else {
         (bits, SliderKind::Magic)
@@ -229,6 +232,17 @@ mod tests {
         let cpu = Cpu::detect();
         for (b, s) in BUILT {
             assert_eq!(resolve(b, s, &cpu), (b, s, None));
+        }
+    }
+
+    #[test]
+    fn every_resolved_pair_is_built() {
+        let cpu = Cpu::detect();
+        for b in BitPath::ALL {
+            for s in SliderKind::ALL {
+                let (rb, rs, _) = resolve(b, s, &cpu);
+                assert!(is_built(rb, rs), "{b} {s} resolved to {rb} {rs}");
+            }
         }
     }
 

@@ -51,7 +51,14 @@ fn perft_divide_lists_root_moves() {
 fn perft_every_bit_path_and_slider_gives_the_same_count() {
     // Every name the CLI knows, available on this CPU or not.
     let bit_paths = ["asm", "bmi", "table", "portable", "extern", "extern-bmi"];
-    let sliders = ["magic", "pext", "rotated", "kindergarten", "rayloop"];
+    let sliders = [
+        "magic",
+        "pext",
+        "rotated",
+        "kindergarten",
+        "rayloop",
+        "kogge-stone",
+    ];
     let mut ran = 0;
     for board in ["main", "qbb"] {
         for bits in bit_paths {

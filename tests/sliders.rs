@@ -8,7 +8,9 @@
 
 mod common;
 
-use brokkr::attacks::{Magic, Rotated, Slider, SliderKind};
+use brokkr::attacks::{
+    KoggeStone, KoggeStoneScalar, KoggeStoneState, Magic, Rotated, Slider, SliderKind,
+};
 use brokkr::bits::{BitPath, Bits};
 use brokkr::board::movegen::{Collect, MoveList};
 use brokkr::board::perft::{perft, SuiteEntry};
@@ -374,10 +376,85 @@ fn kept_state_and_staged_moves_along_random_games() {
 #[test]
 fn every_backend_is_listed_once() {
     let names: Vec<_> = SliderKind::ALL.iter().map(|k| k.name()).collect();
-    for want in ["magic", "pext", "rotated", "kindergarten", "rayloop"] {
+    for want in [
+        "magic",
+        "pext",
+        "rotated",
+        "kindergarten",
+        "rayloop",
+        "kogge-stone",
+    ] {
         assert_eq!(names.iter().filter(|&&n| n == want).count(), 1, "{want}");
         let k: SliderKind = want.parse().unwrap();
         assert_eq!(k.name(), want);
     }
     assert!("nonesuch".parse::<SliderKind>().is_err());
+}
+
+/// Both paths of kogge-stone (the scalar fills, and the AVX2 fills when the CPU
+/// has AVX2) against magic, for every square of an occupancy.
+fn kogge_paths_match(a: u64, b: u64, c: u64) -> TestResult {
+    let mut states = vec![KoggeStoneState::scalar()];
+    states.extend(KoggeStoneState::avx2());
+    for occ in occupancies(a, b, c) {
+        for sq in 0..64 {
+            let rook = Magic::rook_any(sq, occ);
+            let bishop = Magic::bishop_any(sq, occ);
+            for s in &states {
+                let (r, b) = (s.rook(sq, occ), s.bishop(sq, occ));
+                if (r, b) != (rook, bishop) {
+                    return TestResult::error(format!(
+                        "kogge-stone {s:?} sq {sq} occ {occ:#018x}: rook {r:#018x} \
+                         (magic {rook:#018x}), bishop {b:#018x} (magic {bishop:#018x})"
+                    ));
+                }
+            }
+        }
+    }
+    TestResult::passed()
+}
+
+#[test]
+fn kogge_stone_scalar_and_avx2_equal_magic() {
+    // On a CPU with AVX2 the AVX2 path must be the one the board picks.
+    #[cfg(target_arch = "x86_64")]
+    {
+        let has = std::is_x86_feature_detected!("avx2");
+        assert_eq!(KoggeStoneState::avx2().is_some(), has);
+        assert_eq!(KoggeStone::state_from(0).is_avx2(), has);
+    }
+    for occ in [0, !0, 0x0000_FFFF_FFFF_0000, 0xAA55_AA55_AA55_AA55] {
+        assert!(!kogge_paths_match(occ, !0, !0).is_failure());
+    }
+    QuickCheck::new()
+        .tests(2000)
+        .quickcheck(kogge_paths_match as fn(u64, u64, u64) -> TestResult);
+}
+
+#[test]
+fn kogge_stone_scalar_path_passes_the_perft_suites() {
+    // The suites above run kogge-stone on the path its state picks (AVX2 on a CPU
+    // that has it); this runs the scalar fills through the board too.
+    let mut errors = Vec::new();
+    let mut checked = 0;
+    for (name, step, max_nodes) in [
+        ("tricky.perft", 1, 200_000),
+        ("cpw.epd", 1, 200_000),
+        ("standard.epd", 1, 200_000),
+        ("random.perft", 4, 20_000),
+    ] {
+        let entries: Vec<_> = suite(name).into_iter().step_by(step).collect();
+        let (n, errs) = brokkr::with_bits!(BitPath::detect(), B =>
+            run_suite::<B, KoggeStoneScalar>(&entries, max_nodes, 20));
+        assert!(n > 0, "{name}: nothing checked");
+        checked += n;
+        errors.extend(errs);
+    }
+    let fischer: Vec<_> = suite("fischer.epd").into_iter().step_by(8).collect();
+    let (n, errs) = brokkr::with_bits!(BitPath::detect(), B =>
+        run_suite::<B, KoggeStoneScalar>(&fischer, u64::MAX, 3));
+    checked += n;
+    errors.extend(errs);
+    assert!(checked > 500, "only {checked} counts");
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
 }

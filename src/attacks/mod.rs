@@ -13,19 +13,22 @@
 //! | [`RayLoop`] | Thor's Hammer | ray walking, captures found with reverse bitboards |
 //! | [`Magic`] | modern engines | fancy magic bitboards |
 //! | [`Pext`] | modern engines | BMI2 `pext` indexing |
+//! | [`KoggeStone`] | public algorithm | Kogge-Stone occluded fills, no tables; the four directions in one AVX2 register where the CPU has it, scalar otherwise |
 //!
 //! # Safety of the public API
 //!
 //! Every method here is safe to call with any arguments: squares are taken modulo
 //! 64 (`sq & 63` costs nothing where the index feeds a table), so
 //! `Magic::rook_any(64, 0)` is `Magic::rook_any(0, 0)`, never an out-of-bounds
-//! read. The one backend that needs an instruction the CPU may lack, [`Pext`],
+//! read. The backends that may run instructions the CPU lacks check first. [`Pext`]
 //! checks the CPU once when its board state is built ([`Slider::state_from`], which
 //! every [`Board`](crate::board::Board) constructor calls, and which panics with a
 //! clear message on a CPU without BMI2): its state type is the witness, so the
 //! board's hot path, which always passes the state, runs `pext` unchecked. Its
 //! state-free methods ([`Slider::rook_any`]) check a cached CPU flag on every call
 //! and fall back to magic lookups without BMI2; the board never calls those.
+//! [`KoggeStone`] works the same way with AVX2, except that it never panics: its
+//! state records whether the CPU has AVX2 and selects the scalar fills if not.
 //!
 //! Besides attack sets, a backend may answer two more questions its own way: x-rays
 //! ([`Slider::rook_xray`]; one table probe with OliThink's keys) and the emission of
@@ -33,12 +36,14 @@
 //! defaults build both from attack sets.
 
 mod kindergarten;
+mod kogge;
 mod magic;
 mod pext;
 mod rayloop;
 mod rotated;
 
 pub use kindergarten::Kindergarten;
+pub use kogge::{KoggeStone, KoggeStoneScalar, KoggeStoneState};
 pub use magic::Magic;
 pub use pext::{Pext, PextState};
 pub use rayloop::RayLoop;
@@ -174,16 +179,19 @@ pub enum SliderKind {
     Kindergarten,
     /// Thor's Hammer's ray walking with reverse bitboards.
     RayLoop,
+    /// Kogge-Stone occluded fills (AVX2 or scalar, picked at run time).
+    KoggeStone,
 }
 
 impl SliderKind {
     /// Every backend, in display order.
-    pub const ALL: [SliderKind; 5] = [
+    pub const ALL: [SliderKind; 6] = [
         SliderKind::Magic,
         SliderKind::Pext,
         SliderKind::Rotated,
         SliderKind::Kindergarten,
         SliderKind::RayLoop,
+        SliderKind::KoggeStone,
     ];
 
     /// The name used on the command line and in engine options.
@@ -194,6 +202,7 @@ impl SliderKind {
             SliderKind::Rotated => "rotated",
             SliderKind::Kindergarten => "kindergarten",
             SliderKind::RayLoop => "rayloop",
+            SliderKind::KoggeStone => "kogge-stone",
         }
     }
 
@@ -269,6 +278,10 @@ macro_rules! with_slider {
             }
             $crate::attacks::SliderKind::RayLoop => {
                 type $S = $crate::attacks::RayLoop;
+                $body
+            }
+            $crate::attacks::SliderKind::KoggeStone => {
+                type $S = $crate::attacks::KoggeStone;
                 $body
             }
         }

@@ -74,7 +74,8 @@ lines, which resuming reads: keep the two together.
   --hash MB           hash table per thread (default 16)
   --format F          text (default) or marlin
   --bits PATH         bitscan/popcount path (asm, bmi, table, portable, extern, extern-bmi)
-  --slider NAME       slider-attack backend (magic, pext, rotated, kindergarten, rayloop)
+  --slider NAME       slider-attack backend (magic, pext, rotated, kindergarten,
+                      rayloop, kogge-stone)
 ",
     crate::extras::EVAL_HELP!(),
     "

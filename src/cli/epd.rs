@@ -48,7 +48,8 @@ position is an error.
                    gives the same result every time)
   --hash MB        hash table size (default 16)
   --bits PATH      bitscan/popcount path (asm, bmi, table, portable, extern, extern-bmi)
-  --slider NAME    slider-attack backend (magic, pext, rotated, kindergarten, rayloop)
+  --slider NAME    slider-attack backend (magic, pext, rotated, kindergarten,
+                   rayloop, kogge-stone)
 ",
     crate::extras::EVAL_HELP!()
 );

@@ -18,7 +18,8 @@ usage: brokkr eval [--fen FEN] [--off GROUPS] [--on GROUPS] [--bits PATH] [--sli
   --on GROUPS      switch term groups on that are off by default (tempo,
                    development), same names
   --bits PATH      bitscan/popcount path (asm, bmi, table, portable, extern, extern-bmi)
-  --slider NAME    slider-attack backend (magic, pext, rotated, kindergarten, rayloop)
+  --slider NAME    slider-attack backend (magic, pext, rotated, kindergarten,
+                   rayloop, kogge-stone)
 ",
     crate::extras::EVAL_HELP!(),
     "

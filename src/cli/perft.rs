@@ -27,7 +27,8 @@ usage: brokkr perft DEPTH [--fen FEN] [--divide] [--board NAME] [--bits PATH] [-
   --board NAME     board representation: main (default) or qbb (quad-bitboard;
                    built for the magic, pext and kindergarten backends only)
   --bits PATH      bitscan/popcount path (asm, bmi, table, portable, extern, extern-bmi)
-  --slider NAME    slider-attack backend (magic, pext, rotated, kindergarten, rayloop)
+  --slider NAME    slider-attack backend (magic, pext, rotated, kindergarten,
+                   rayloop, kogge-stone)
 
 Names are matched without regard to case. A single position ends with
 `Nodes searched: N` and a time line; a suite prints one line per mismatch, a
@@ -91,6 +92,9 @@ fn qbb_unsupported(kind: SliderKind) -> String {
         match kind {
             SliderKind::Rotated => {
                 "rotated needs line occupancies kept in make, which the qbb board does not keep"
+            }
+            SliderKind::KoggeStone => {
+                "kogge-stone is not built for it yet (its stateless lookups would check the CPU for AVX2 on every call)"
             }
             _ => "rayloop's technique is emitting moves by walking rays, which the qbb generator does not use",
         }

@@ -26,7 +26,8 @@ With one thread, N is the same on every run, bit path and backend.
   --threads N      search threads, 1-256 (default 1)
   --hash MB        hash table size in MiB, 1-65536 (default 16), as the Hash option
   --bits PATH      bitscan/popcount path (asm, bmi, table, portable, extern, extern-bmi)
-  --slider NAME    slider-attack backend (magic, pext, rotated, kindergarten, rayloop)
+  --slider NAME    slider-attack backend (magic, pext, rotated, kindergarten,
+                   rayloop, kogge-stone)
 ",
     super::EVAL_HELP!()
 );
