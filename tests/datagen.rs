@@ -377,13 +377,7 @@ fn tune_learns_from_datagen_output() {
     let stdout = text(&o.stdout);
     assert!(o.status.success(), "{stdout}{}", text(&o.stderr));
     // Whole games are held out: the split found a game start.
-    let held_out: usize = stdout
-        .split(" held out")
-        .next()
-        .and_then(|s| s.rsplit(' ').next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("{stdout}"));
-    assert!(held_out > 0, "{stdout}");
+    assert!(held_out(&stdout) > 0, "{stdout}");
     let l = train_losses(&stdout);
     assert_eq!(l.len(), 9, "{stdout}");
     assert!(l[8] < l[0] * 0.9, "the loss did not fall:\n{stdout}");

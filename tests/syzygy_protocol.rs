@@ -6,6 +6,14 @@ mod common;
 
 use common::{Engine, TempDir};
 
+/// The `tbhits` of a search's last scored `info` line.
+fn last_tbhits(s: &common::Search) -> u64 {
+    s.infos()
+        .filter_map(|l| common::word_after(l, "tbhits"))
+        .last()
+        .expect("an info line with tbhits")
+}
+
 fn tables() -> String {
     concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/syzygy").to_string()
 }
@@ -53,11 +61,7 @@ fn uci_tables_pick_the_winning_move_and_count_hits() {
     // Six pieces: the search probes the 5-piece positions it reaches.
     e.send("position fen 8/8/3k4/8/8/2K5/2n2B2/5RN1 w - - 0 1");
     let s = e.go("depth 8");
-    let hits = s
-        .infos()
-        .filter_map(|l| common::word_after(l, "tbhits"))
-        .last()
-        .unwrap();
+    let hits = last_tbhits(&s);
     assert!(hits > 0, "{:?}", s.lines);
 
     // SyzygyProbeLimit 0 turns the probes off.
@@ -65,11 +69,7 @@ fn uci_tables_pick_the_winning_move_and_count_hits() {
     e.send("ucinewgame");
     e.send("position fen 8/8/3k4/8/8/2K5/2n2B2/5RN1 w - - 0 1");
     let s = e.go("depth 8");
-    let hits = s
-        .infos()
-        .filter_map(|l| common::word_after(l, "tbhits"))
-        .last()
-        .unwrap();
+    let hits = last_tbhits(&s);
     assert_eq!(hits, 0, "{:?}", s.lines);
     e.finish();
 }

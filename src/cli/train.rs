@@ -204,16 +204,12 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
             None => String::new(),
         }
     );
-    if let (Some(all), Some(results)) = (
-        train::hce_loss(&cfg.loss, &val_set),
-        train::hce_loss(
-            &Loss {
-                wdl: 1.0,
-                ..cfg.loss
-            },
-            &val_set,
-        ),
-    ) {
+    let results_only = Loss {
+        wdl: 1.0,
+        ..cfg.loss
+    };
+    if let Some(&[all, results]) = train::hce_losses(&[cfg.loss, results_only], &val_set).as_deref()
+    {
         say!(
             out,
             "train: the hand-written evaluation on the validation positions: loss {all:.6} \

@@ -380,46 +380,51 @@ pub fn mean_loss(net: &Net, loss: &Loss, records: &[Record], threads: usize) -> 
     sums.iter().sum::<f64>() / records.len() as f64
 }
 
+/// The mean losses over `records`, one for each of `losses`, of an evaluation
+/// `eval` (centipawns from the side to move's side) read as the net's output
+/// is, in one pass. Records that do not decode are left out; `None` if none
+/// does.
+fn mean_losses_of(
+    losses: &[Loss],
+    records: &[Record],
+    mut eval: impl FnMut(&crate::board::Board<crate::attacks::Magic>) -> i32,
+) -> Option<Vec<f64>> {
+    let mut sums = vec![0.0f64; losses.len()];
+    let mut n = 0usize;
+    for r in records {
+        let Ok(board) = r.to_board() else {
+            continue;
+        };
+        let out = eval(&board) as f32 / SCALE;
+        for (sum, loss) in sums.iter_mut().zip(losses) {
+            *sum += f64::from(kernel::loss_of(r, out, loss));
+        }
+        n += 1;
+    }
+    (n > 0).then(|| sums.iter().map(|s| s / n as f64).collect())
+}
+
 /// The mean loss over `records` of the quantised net `file` as the engine
 /// evaluates it: beside the float net's validation loss, what rounding to the
-/// net file's integers cost. Records that do not decode are left out.
+/// net file's integers cost.
 pub fn quantised_loss(
     file: &crate::codegen::net::NetFile,
     loss: &Loss,
     records: &[Record],
 ) -> Option<f64> {
-    use crate::attacks::Magic;
-    let (mut sum, mut n) = (0.0f64, 0usize);
-    for r in records {
-        let Ok(board) = r.to_board::<Magic>() else {
-            continue;
-        };
-        let cp = evaluate_quantised(file, &board);
-        sum += f64::from(kernel::loss_of(r, cp as f32 / SCALE, loss));
-        n += 1;
-    }
-    (n > 0).then(|| sum / n as f64)
+    mean_losses_of(&[*loss], records, |b| evaluate_quantised(file, b)).map(|v| v[0])
 }
 
-/// The mean loss over `records` of the hand-written evaluation (default
-/// terms), read as the net's output is: a reference for the net's validation
-/// loss, on the same positions and scale. Records that do not decode are left
-/// out; `None` if none does.
-pub fn hce_loss(loss: &Loss, records: &[Record]) -> Option<f64> {
-    use crate::attacks::Magic;
+/// The mean losses over `records` of the hand-written evaluation (default
+/// terms), one for each of `losses`: a reference for the net's validation
+/// losses, on the same positions and scale.
+pub fn hce_losses(losses: &[Loss], records: &[Record]) -> Option<Vec<f64>> {
     use crate::bits::Portable;
     use crate::eval::{evaluate, PawnTable, Terms};
     let mut pawns = PawnTable::new();
-    let (mut sum, mut n) = (0.0f64, 0usize);
-    for r in records {
-        let Ok(board) = r.to_board::<Magic>() else {
-            continue;
-        };
-        let cp = evaluate::<Portable, Magic>(&board, &mut pawns, Terms::DEFAULT);
-        sum += f64::from(kernel::loss_of(r, cp as f32 / SCALE, loss));
-        n += 1;
-    }
-    (n > 0).then(|| sum / n as f64)
+    mean_losses_of(losses, records, |b| {
+        evaluate::<Portable, _>(b, &mut pawns, Terms::DEFAULT)
+    })
 }
 
 /// Train on `train`, reporting the loss on `val` after each epoch; start from
