@@ -57,6 +57,8 @@ fn uci_tables_pick_the_winning_move_and_count_hits() {
     assert!(last.contains(" tbhits "), "{last}");
     let cp = common::word_after(&last, "cp").expect("a cp score");
     assert!(cp > 30_000, "a tablebase win shows as one: {last}");
+    // The root's ranking probed its five legal moves: Stockfish counts them as hits.
+    assert!(last_tbhits(&s) >= 5, "{last}");
 
     // Six pieces: the search probes the 5-piece positions it reaches.
     e.send("position fen 8/8/3k4/8/8/2K5/2n2B2/5RN1 w - - 0 1");

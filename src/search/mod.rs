@@ -449,6 +449,9 @@ pub fn search<E: Engine>(
         data.push(ThreadData::new());
     }
     tt.new_search();
+    let tb = TbRoot::new(root, history, &settings.syzygy);
+    // As Stockfish counts them: a root ranked by the tables is one hit a root move.
+    let root_hits = tb.ranked.as_ref().map_or(0, |r| r.len() as u64);
     let shared = Shared {
         tt,
         control,
@@ -458,8 +461,8 @@ pub fn search<E: Engine>(
         budget: TimeBudget::new(limits, settings.move_overhead, settings.ponder),
         nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
         halted: AtomicBool::new(false),
-        tb: TbRoot::new(root, history, &settings.syzygy),
-        tb_hits: AtomicU64::new(0),
+        tb,
+        tb_hits: AtomicU64::new(root_hits),
     };
     let (main_data, helpers) = data.split_at_mut(1);
     let result = std::thread::scope(|scope| {
