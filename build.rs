@@ -85,7 +85,8 @@ fn embed_net(out: &Path) {
                    pub static FT_WEIGHTS: Aligned<[i16; 0]> = Aligned([]);\n\
                    pub static FT_BIAS: Aligned<[i16; 0]> = Aligned([]);\n\
                    pub static OUT_WEIGHTS: Aligned<[i16; 0]> = Aligned([]);\n\
-                   pub static OUT_BIAS: Aligned<[i32; 0]> = Aligned([]);\n"
+                   pub static OUT_BIAS: Aligned<[i32; 0]> = Aligned([]);\n\
+                   pub static PSQT: Aligned<[i32; 0]> = Aligned([]);\n"
             .to_string(),
         Ok(line) => {
             let mut words = line.split_whitespace();

@@ -7,7 +7,7 @@
 //! | offset | type | what |
 //! |---|---|---|
 //! | 0 | `[u8; 8]` | magic, `BRKKRNN1` |
-//! | 8 | `u32` | format version, 1 |
+//! | 8 | `u32` | format version, 2 (1 is read too: it is 2 without the PSQT block) |
 //! | 12 | `u32` | inputs, 768 (colour × kind × square, from each side's view) |
 //! | 16 | `u32` | hidden neurons per perspective `H` (a multiple of 32, at most [`MAX_HIDDEN`]) |
 //! | 20 | `u32` | output buckets `B` (1 to [`MAX_BUCKETS`]), chosen by the number of pieces |
@@ -20,14 +20,23 @@
 //! | … | `[i16; H]` | accumulator biases |
 //! | … | `[i16; B × 2H]` | output weights per bucket: the side to move's half, then the other's |
 //! | … | `[i32; B]` | output biases (scale `QA × QB`) |
+//! | … | `[i32; 768 × B]` | PSQT weights, input-major (a row of `B` per input; scale `QA × QB`), each within ±[`PSQT_LIMIT`] |
+//!
+//! The PSQT weights are a linear path beside the hidden layer, as Stockfish's
+//! nets have: each side sums the rows of its inputs, and half the side to move's
+//! sum less half the other's is added to the output. They carry what is linear in
+//! the pieces (material, and where each piece stands best), which the hidden layer
+//! would otherwise have to learn through its clipped activations.
 //!
 //! A file of another size, magic, version, shape or hash is refused with a
 //! message that says which.
 
 /// The first eight bytes of every net file.
 pub const MAGIC: &[u8; 8] = b"BRKKRNN1";
-/// The format version this code reads and writes.
-pub const VERSION: u32 = 1;
+/// The format version this code writes (it reads 1 as well).
+pub const VERSION: u32 = 2;
+/// The largest PSQT weight a file may hold: 32 of them still add up within `i32`.
+pub const PSQT_LIMIT: i32 = 1 << 24;
 /// Inputs per perspective: 2 colours × 6 kinds × 64 squares.
 pub const INPUTS: usize = 768;
 /// The largest hidden layer a file may declare.
@@ -60,6 +69,8 @@ pub struct NetFile {
     pub out_weights: Vec<i16>,
     /// `buckets`.
     pub out_bias: Vec<i32>,
+    /// `INPUTS × buckets`, input-major (zeros in a version-1 file).
+    pub psqt: Vec<i32>,
 }
 
 /// FNV-1a, 64 bits: the file's checksum (not a cryptographic hash; it finds a
@@ -73,9 +84,14 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
     h
 }
 
-/// The size of a file holding a net of this shape.
-pub fn file_size(hidden: usize, buckets: usize) -> usize {
-    HEADER + 2 * (INPUTS * hidden + hidden + buckets * 2 * hidden) + 4 * buckets
+/// The size of a file of format `version` holding a net of this shape.
+pub fn file_size(version: u32, hidden: usize, buckets: usize) -> usize {
+    let psqt = if version >= 2 {
+        4 * INPUTS * buckets
+    } else {
+        0
+    };
+    HEADER + 2 * (INPUTS * hidden + hidden + buckets * 2 * hidden) + 4 * buckets + psqt
 }
 
 fn u32_at(b: &[u8], at: usize) -> u32 {
@@ -97,9 +113,9 @@ impl NetFile {
         let field = |i: usize| u32_at(bytes, 8 + 4 * i);
         let (version, inputs, hidden, buckets) = (field(0), field(1), field(2), field(3));
         let (activation, qa, qb, scale) = (field(4), field(5), field(6), field(7));
-        if version != VERSION {
+        if version != 1 && version != VERSION {
             return Err(format!(
-                "net format version {version}; this brokkr reads version {VERSION}"
+                "net format version {version}; this brokkr reads versions 1 and {VERSION}"
             ));
         }
         if inputs as usize != INPUTS {
@@ -131,7 +147,7 @@ impl NetFile {
         if scale == 0 || scale > 10_000 {
             return Err(format!("output scale {scale}: must be 1 to 10000"));
         }
-        let want = file_size(hidden, buckets);
+        let want = file_size(version, hidden, buckets);
         if bytes.len() != want {
             return Err(format!(
                 "{} bytes where a net with {hidden} hidden neurons and {buckets} buckets has \
@@ -158,10 +174,23 @@ impl NetFile {
         let ft_weights = i16s(INPUTS * hidden);
         let ft_bias = i16s(hidden);
         let out_weights = i16s(buckets * 2 * hidden);
-        let out_bias = bytes[at..]
-            .chunks_exact(4)
-            .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect();
+        let i32s = |from: usize, n: usize| -> Vec<i32> {
+            bytes[from..from + 4 * n]
+                .chunks_exact(4)
+                .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect()
+        };
+        let out_bias = i32s(at, buckets);
+        let psqt = if version >= 2 {
+            i32s(at + 4 * buckets, INPUTS * buckets)
+        } else {
+            vec![0; INPUTS * buckets]
+        };
+        if let Some(w) = psqt.iter().find(|w| w.abs() > PSQT_LIMIT) {
+            return Err(format!(
+                "a PSQT weight of {w}, beyond the limit of {PSQT_LIMIT}: not a net brokkr wrote"
+            ));
+        }
         Ok(NetFile {
             hidden,
             buckets,
@@ -170,12 +199,13 @@ impl NetFile {
             ft_bias,
             out_weights,
             out_bias,
+            psqt,
         })
     }
 
     /// The file's bytes, header and checksum included.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut body = Vec::with_capacity(file_size(self.hidden, self.buckets));
+        let mut body = Vec::with_capacity(file_size(VERSION, self.hidden, self.buckets));
         for w in self
             .ft_weights
             .iter()
@@ -184,7 +214,7 @@ impl NetFile {
         {
             body.extend_from_slice(&w.to_le_bytes());
         }
-        for b in &self.out_bias {
+        for b in self.out_bias.iter().chain(&self.psqt) {
             body.extend_from_slice(&b.to_le_bytes());
         }
         let mut out = Vec::with_capacity(HEADER + body.len());
@@ -257,6 +287,7 @@ impl NetFile {
             "i32",
             &mut self.out_bias.iter().map(|x| x.to_string()),
         );
+        array("PSQT", "i32", &mut self.psqt.iter().map(|x| x.to_string()));
         s
     }
 }

@@ -12,6 +12,7 @@ use crate::attacks::{Magic, Slider, SliderKind};
 use crate::bits::{BitPath, Bits, Cpu};
 use crate::board::perft::perft;
 use crate::board::Board;
+use crate::codegen::net::MAX_BUCKETS;
 use crate::nnue::Vector as _;
 use crate::qbb;
 use std::hint::black_box;
@@ -220,6 +221,7 @@ fn measured_net() -> crate::nnue::Network {
             ft_bias: vec![0; h],
             out_weights: vec![0; 2 * h],
             out_bias: vec![0],
+            psqt: vec![0; crate::codegen::net::INPUTS],
         };
         crate::nnue::Network::from_file(file, "zero net for timing")
     })
@@ -256,7 +258,12 @@ fn time_vector<V: crate::nnue::Vector>(v: V, net: &crate::nnue::Network) -> Vect
         let (mut n, t) = (0u64, Instant::now());
         while t.elapsed() < SAMPLE {
             for _ in 0..64 {
-                black_box(net.output(v, black_box(&a), black_box(&b), 32));
+                black_box(net.output(
+                    v,
+                    (black_box(&a), &[0; MAX_BUCKETS]),
+                    (black_box(&b), &[0; MAX_BUCKETS]),
+                    32,
+                ));
                 n += 1;
             }
         }

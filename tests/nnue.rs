@@ -7,7 +7,7 @@ mod common;
 use brokkr::attacks::Magic;
 use brokkr::bits::Portable as PortableBits;
 use brokkr::board::Board;
-use brokkr::codegen::net::{file_size, NetFile, INPUTS};
+use brokkr::codegen::net::{file_size, NetFile, INPUTS, VERSION};
 use brokkr::nnue::vector::Portable;
 use brokkr::nnue::{evaluate_fresh, Delta, Network, Stack, Vector, VectorPath};
 use brokkr::types::Color;
@@ -26,6 +26,9 @@ fn random_net(seed: u64, hidden: usize, buckets: usize) -> NetFile {
         .map(|_| small(160) as i16)
         .collect();
     let out_bias = (0..buckets).map(|_| small(100_000) as i32).collect();
+    let psqt = (0..INPUTS * buckets)
+        .map(|_| small(60_000) as i32)
+        .collect();
     NetFile {
         hidden,
         buckets,
@@ -34,6 +37,7 @@ fn random_net(seed: u64, hidden: usize, buckets: usize) -> NetFile {
         ft_bias,
         out_weights,
         out_bias,
+        psqt,
     }
 }
 
@@ -82,8 +86,11 @@ fn check_game<V: Vector>(v: V, net: &Network, seed: u64, plies: usize) -> Result
         let mut refreshed = acc.clone();
         refreshed.refresh(net, &board);
         for c in Color::BOTH {
-            if acc.view(c, h) != refreshed.view(c, h) {
-                return Err(format!("{}: accumulator differs at ply {ply}", V::PATH));
+            if acc.side(c, h) != refreshed.side(c, h) {
+                return Err(format!(
+                    "{}: accumulator or PSQT sums differ at ply {ply}",
+                    V::PATH
+                ));
             }
         }
     }
@@ -306,6 +313,7 @@ fn tiny_net() -> NetFile {
         ft_bias: (0..hidden).map(|i| i as i16).collect(),
         out_weights: (0..4 * hidden).map(|i| (i % 17) as i16 - 8).collect(),
         out_bias: vec![-7, 1234],
+        psqt: (0..2 * INPUTS as i32).map(|i| i * 37 - 20_000).collect(),
     }
 }
 
@@ -313,8 +321,34 @@ fn tiny_net() -> NetFile {
 fn a_net_survives_the_round_trip() {
     let net = tiny_net();
     let bytes = net.to_bytes();
-    assert_eq!(bytes.len(), file_size(32, 2));
+    assert_eq!(bytes.len(), file_size(VERSION, 32, 2));
     assert_eq!(NetFile::parse(&bytes).unwrap(), net);
+}
+
+/// A version-1 file (before the PSQT block) still loads, with the PSQT weights
+/// zero, and evaluates as the hidden layer alone did.
+#[test]
+fn a_version_1_net_loads_without_psqt() {
+    let mut net = tiny_net();
+    let v2 = net.to_bytes();
+    // Version 1: the same bytes without the PSQT block, the version and the
+    // checksum rewritten.
+    let mut v1 = v2[..v2.len() - 4 * INPUTS * 2].to_vec();
+    v1[8..12].copy_from_slice(&1u32.to_le_bytes());
+    let hash = brokkr::codegen::net::fnv1a(&v1[48..]);
+    v1[40..48].copy_from_slice(&hash.to_le_bytes());
+    assert_eq!(v1.len(), file_size(1, 32, 2));
+    net.psqt = vec![0; INPUTS * 2];
+    assert_eq!(NetFile::parse(&v1).unwrap(), net);
+}
+
+/// A PSQT weight beyond the limit (where 32 of them could overflow) is refused.
+#[test]
+fn a_psqt_weight_beyond_the_limit_is_refused() {
+    let mut net = tiny_net();
+    net.psqt[5] = brokkr::codegen::net::PSQT_LIMIT + 1;
+    let err = NetFile::parse(&net.to_bytes()).unwrap_err();
+    assert!(err.contains("PSQT"), "{err}");
 }
 
 #[test]
@@ -336,7 +370,7 @@ fn damaged_files_are_refused_with_the_reason() {
     b[13] = 2; // 512 inputs
     assert!(err(&b).contains("inputs"));
     let mut b = bytes;
-    b[8] = 2;
+    b[8] = 3;
     assert!(err(&b).contains("version"));
 }
 
@@ -349,9 +383,14 @@ fn damaged_files_are_refused_with_the_reason() {
 #[test]
 fn the_trainers_reference_is_the_engines_inference() {
     use brokkr::nnue::train::{export::evaluate_quantised, Net, Shape};
-    for (hidden, buckets, seed) in [(32, 1, 1), (64, 8, 2), (256, 1, 3)] {
+    for (hidden, buckets, psqt, seed) in [(32, 1, false, 1), (64, 8, true, 2), (256, 1, true, 3)] {
         // Random weights, scaled up so activations reach the clamps.
-        let mut net = Net::random(Shape { hidden, buckets }, seed);
+        let shape = Shape {
+            hidden,
+            buckets,
+            psqt,
+        };
+        let mut net = Net::random(shape, seed);
         for p in &mut net.params {
             *p = (*p * 6.0).clamp(-1.98, 1.98);
         }

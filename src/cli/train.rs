@@ -35,6 +35,11 @@ alone, which compares runs of different --wdl or --k.
   --out FILE       where to write the net (after every epoch)
   --hidden N       hidden neurons a side, a multiple of 32 up to 1024 (default 256)
   --buckets N      output buckets by the number of men, 1 to 8 (default 1)
+  --psqt           a linear PSQT path beside the hidden layer (768 x buckets
+                   weights, started from the classical piece values)
+  --init FILE      start from the net FILE (a net file, as --out writes) instead
+                   of random weights: its shape sets --hidden, --buckets and
+                   --psqt (to go on training a net on new data)
   --epochs N       passes over the training set (default 10)
   --batch N        positions a step (default 16384)
   --lr R           learning rate at the start (default 0.001)
@@ -52,7 +57,7 @@ alone, which compares runs of different --wdl or --k.
   --checkpoint F   write the run's state (weights, Adam's moments, epoch) to F
                    after every epoch
   --resume F       go on from the checkpoint F (same --data, --val and --seed;
-                   --hidden and --buckets default to the checkpoint's); with the
+                   --hidden, --buckets and --psqt default to the checkpoint's); with the
                    same --epochs the run ends with the net an unbroken run makes,
                    a larger --epochs goes on (the learning rate follows the new
                    schedule)";
@@ -74,6 +79,7 @@ const OPTIONS: &[&str] = &[
     "seed",
     "checkpoint",
     "resume",
+    "init",
 ];
 
 /// Take every `--NAME FILE` (or `--NAME=FILE`) out of `args`: the options
@@ -102,7 +108,7 @@ fn repeated(args: &[String], name: &str) -> Result<(Vec<String>, Vec<String>), S
 pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     let (files, rest) = repeated(args, "data")?;
     let (extra, rest) = repeated(&rest, "extra")?;
-    let a = Args::parse(&rest, OPTIONS, &["mirror"])?;
+    let a = Args::parse(&rest, OPTIONS, &["mirror", "psqt"])?;
     if let Some(extra) = a.positional.first() {
         return Err(format!(
             "unexpected argument '{}' (see brokkr train -h)",
@@ -117,10 +123,25 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
         .ok_or("train needs --out FILE (see brokkr train -h)")?
         .to_string();
     let resume = a.value("resume").map(State::read).transpose()?;
+    let init = match a.value("init") {
+        None => None,
+        Some(path) => {
+            let bytes = std::fs::read(path).map_err(|e| format!("cannot read '{path}': {e}"))?;
+            let file = crate::codegen::net::NetFile::parse(&bytes)
+                .map_err(|e| format!("--init {path}: {e}"))?;
+            Some(train::dequantise(&file))
+        }
+    };
+    if init.is_some() && resume.is_some() {
+        return Err("--init and --resume exclude each other".to_string());
+    }
     // In f64 for the report: `lr / 100` in f32 prints as 0.000010000001.
     let lr = a.parsed::<f64>("lr")?.unwrap_or(0.001);
     let lr_end = a.parsed::<f64>("lr-end")?.unwrap_or(lr / 100.0);
-    let shape_default = resume.as_ref().map(|s| s.net.shape);
+    let shape_default = resume
+        .as_ref()
+        .map(|s| s.net.shape)
+        .or(init.as_ref().map(|n| n.shape));
     let val = a.parsed::<f64>("val")?.unwrap_or(0.05);
     if !(0.0..1.0).contains(&val) {
         return Err(format!(
@@ -137,6 +158,7 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
                 .parsed("buckets")?
                 .or(shape_default.map(|s| s.buckets))
                 .unwrap_or(1),
+            psqt: a.flag("psqt") || shape_default.is_some_and(|s| s.psqt),
         },
         epochs: a.parsed("epochs")?.unwrap_or(10),
         batch: a.parsed("batch")?.unwrap_or(16384),
@@ -151,6 +173,7 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
         threads: a.parsed("threads")?.unwrap_or(2),
         checkpoint: a.value("checkpoint").map(str::to_string),
         stop_after: None,
+        init,
     };
     cfg.check()?;
     let start = Instant::now();
@@ -186,10 +209,11 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     );
     say!(
         out,
-        "train: net 768x2 -> {}x2 -> {} bucket(s); {} epochs of batches of {}, lr {} -> {}, \
+        "train: net 768x2 -> {}x2 -> {} bucket(s){}; {} epochs of batches of {}, lr {} -> {}, \
          wd {}, wdl {}, K {}, seed {}, {} thread(s){}",
         cfg.shape.hidden,
         cfg.shape.buckets,
+        if cfg.shape.psqt { " + PSQT" } else { "" },
         cfg.epochs,
         cfg.batch,
         lr,
@@ -414,5 +438,31 @@ mod tests {
         let mut out = Vec::new();
         run(&args(&argv), &mut out).unwrap();
         assert_eq!(std::fs::read(&net).unwrap(), before);
+
+        // --init goes on from the written net (its shape, PSQT included), and
+        // refuses to be mixed with --resume or with another shape.
+        let more = s(&dir.join("more.nnue"));
+        let start = vec!["--data", &data, "--epochs", "1", "--batch", "64"];
+        let mut psqt = start.clone();
+        psqt.extend(["--out", &more, "--hidden", "32", "--psqt"]);
+        run(&args(&psqt), &mut Vec::new()).unwrap();
+        let mut go_on = start.clone();
+        go_on.extend(["--out", &net, "--init", &more]);
+        let mut out = Vec::new();
+        run(&args(&go_on), &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains("32x2 -> 1 bucket(s) + PSQT"), "{text}");
+        let mut both = go_on.clone();
+        both.extend(["--resume", &ckpt]);
+        let e = run(&args(&both), &mut Vec::new()).unwrap_err();
+        assert!(e.contains("exclude"), "{e}");
+        let mut wider = go_on.clone();
+        wider.extend(["--hidden", "64"]);
+        let e = run(&args(&wider), &mut Vec::new()).unwrap_err();
+        assert!(e.contains("--init net has 32 hidden"), "{e}");
+        let mut bad = start.clone();
+        bad.extend(["--out", &net, "--init", &data]);
+        let e = run(&args(&bad), &mut Vec::new()).unwrap_err();
+        assert!(e.contains("not a brokkr net"), "{e}");
     }
 }

@@ -11,7 +11,7 @@ use super::network::Network;
 use super::vector::Vector;
 use crate::attacks::Slider;
 use crate::board::Board;
-use crate::codegen::net::MAX_HIDDEN;
+use crate::codegen::net::{MAX_BUCKETS, MAX_HIDDEN};
 use crate::types::{Color, Move, MoveKind, Piece, PieceKind, Square};
 
 /// The inputs a move adds and removes: at most two of each (castling moves two
@@ -92,18 +92,32 @@ impl Delta {
     }
 }
 
-/// Both perspectives' accumulators, `[white's view, black's view]`.
-#[derive(Clone)]
+/// Both perspectives' accumulators, `[white's view, black's view]`, and their
+/// PSQT sums (one a bucket; the unused buckets stay 0).
+#[derive(Clone, PartialEq, Eq)]
 #[repr(C, align(64))]
 pub struct Accumulator {
     values: [[i16; MAX_HIDDEN]; 2],
+    psqt: [[i32; MAX_BUCKETS]; 2],
 }
 
 impl Accumulator {
+    const ZERO: Accumulator = Accumulator {
+        values: [[0; MAX_HIDDEN]; 2],
+        psqt: [[0; MAX_BUCKETS]; 2],
+    };
+
     /// The perspective `c`'s accumulator, `hidden` values.
     #[inline(always)]
     pub fn view(&self, c: Color, hidden: usize) -> &[i16] {
         &self.values[c.index()][..hidden]
+    }
+
+    /// The perspective `c`'s accumulator and PSQT sums, as the output layer
+    /// takes them.
+    #[inline(always)]
+    pub fn side(&self, c: Color, hidden: usize) -> (&[i16], &[i32; MAX_BUCKETS]) {
+        (&self.values[c.index()][..hidden], &self.psqt[c.index()])
     }
 
     /// Compute both views from scratch: the bias plus every piece's row. Scalar
@@ -114,10 +128,16 @@ impl Accumulator {
         for c in Color::BOTH {
             let dst = &mut self.values[c.index()][..h];
             dst.copy_from_slice(net.bias());
+            let psqt = &mut self.psqt[c.index()];
+            *psqt = [0; MAX_BUCKETS];
             for sq in (0..64).map(Square::new) {
                 if let Some(p) = board.piece_on(sq) {
-                    for (d, w) in dst.iter_mut().zip(net.row(index(c, p, sq))) {
+                    let f = index(c, p, sq);
+                    for (d, w) in dst.iter_mut().zip(net.row(f)) {
                         *d = d.wrapping_add(*w);
+                    }
+                    for (d, w) in psqt.iter_mut().zip(net.psqt_row(f)) {
+                        *d += *w;
                     }
                 }
             }
@@ -140,11 +160,8 @@ pub struct Stack {
 impl Stack {
     /// A stack for `plies` plies below the root.
     pub fn new(plies: usize) -> Stack {
-        let zero = Accumulator {
-            values: [[0; MAX_HIDDEN]; 2],
-        };
         Stack {
-            accumulators: vec![zero; plies + 1],
+            accumulators: vec![Accumulator::ZERO; plies + 1],
             entries: (0..=plies)
                 .map(|_| Entry {
                     delta: Delta::NONE,
@@ -196,18 +213,32 @@ impl Stack {
             let (before, after) = self.accumulators.split_at_mut(i);
             let (from, to) = (&before[src], &mut after[0]);
             for c in Color::BOTH {
-                let row = |&(p, sq): &(u8, u8)| {
+                let feature = |&(p, sq): &(u8, u8)| {
                     let p = Piece::from_index(p as usize).expect("a recorded piece");
-                    net.row(index(c, p, Square::new(sq as u32)))
+                    index(c, p, Square::new(sq as u32))
                 };
-                let add: [&[i16]; 2] = [row(&d.add[0]), row(&d.add[1])];
-                let sub: [&[i16]; 2] = [row(&d.sub[0]), row(&d.sub[1])];
+                let (na, ns) = (d.n_add as usize, d.n_sub as usize);
+                let add = [feature(&d.add[0]), feature(&d.add[1])];
+                let sub = [feature(&d.sub[0]), feature(&d.sub[1])];
                 v.update(
                     &mut to.values[c.index()][..h],
                     &from.values[c.index()][..h],
-                    &add[..d.n_add as usize],
-                    &sub[..d.n_sub as usize],
+                    &add.map(|f| net.row(f))[..na],
+                    &sub.map(|f| net.row(f))[..ns],
                 );
+                let (add, sub) = (&add[..na], &sub[..ns]);
+                // The linear path: a handful of scalar adds, one a bucket.
+                let psqt = &mut to.psqt[c.index()];
+                *psqt = from.psqt[c.index()];
+                for (&f, sign) in add
+                    .iter()
+                    .map(|f| (f, 1))
+                    .chain(sub.iter().map(|f| (f, -1)))
+                {
+                    for (d, w) in psqt.iter_mut().zip(net.psqt_row(f)) {
+                        *d += sign * *w;
+                    }
+                }
             }
             self.entries[i].computed = true;
             src = i;
@@ -224,7 +255,7 @@ impl Stack {
         let h = net.hidden();
         let us = board.side_to_move();
         let pieces = board.occupied().count_ones();
-        net.output(v, acc.view(us, h), acc.view(us.flip(), h), pieces)
+        net.output(v, acc.side(us, h), acc.side(us.flip(), h), pieces)
     }
 
     /// The current accumulator, up to date (for tests against a refresh).
@@ -237,16 +268,14 @@ impl Stack {
 /// The net's evaluation of `board` from scratch (no stack): for `brokkr eval`,
 /// datagen's checks and the tests.
 pub fn evaluate_fresh<V: Vector, S: Slider>(v: V, net: &Network, board: &Board<S>) -> i32 {
-    let mut acc = Accumulator {
-        values: [[0; MAX_HIDDEN]; 2],
-    };
+    let mut acc = Accumulator::ZERO;
     acc.refresh(net, board);
     let h = net.hidden();
     let us = board.side_to_move();
     net.output(
         v,
-        acc.view(us, h),
-        acc.view(us.flip(), h),
+        acc.side(us, h),
+        acc.side(us.flip(), h),
         board.occupied().count_ones(),
     )
 }

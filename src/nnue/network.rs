@@ -3,7 +3,7 @@
 
 use super::features::{self, INPUTS};
 use super::vector::Vector;
-use crate::codegen::net::{NetFile, QA, QB};
+use crate::codegen::net::{NetFile, MAX_BUCKETS, QA, QB};
 use std::ops::{Deref, DerefMut};
 use std::path::Path;
 
@@ -124,6 +124,8 @@ pub struct Network {
     ft_bias: Weights,
     out_weights: Weights,
     out_bias: Biases,
+    /// `INPUTS × buckets`, input-major.
+    psqt: Biases,
 }
 
 impl Network {
@@ -142,6 +144,7 @@ impl Network {
             ft_bias: Weights::Static(&embedded::FT_BIAS.0),
             out_weights: Weights::Static(&embedded::OUT_WEIGHTS.0),
             out_bias: Biases::Static(&embedded::OUT_BIAS.0),
+            psqt: Biases::Static(&embedded::PSQT.0),
         })
     }
 
@@ -157,6 +160,7 @@ impl Network {
             ft_bias: Weights::Owned(AlignedI16::from_slice(&file.ft_bias)),
             out_weights: Weights::Owned(AlignedI16::from_slice(&file.out_weights)),
             out_bias: Biases::Owned(file.out_bias.into_boxed_slice()),
+            psqt: Biases::Owned(file.psqt.into_boxed_slice()),
         }
     }
 
@@ -203,11 +207,24 @@ impl Network {
         &self.ft_bias
     }
 
+    /// The PSQT weights' row of feature `f`: one per bucket.
+    #[inline(always)]
+    pub(crate) fn psqt_row(&self, f: usize) -> &[i32] {
+        debug_assert!(f < INPUTS);
+        &self.psqt[f * self.buckets..(f + 1) * self.buckets]
+    }
+
     /// The evaluation in centipawns, from the side to move's view, of the
-    /// accumulators `us` (the side to move's) and `them`, with `pieces` men on
-    /// the board.
+    /// accumulators `us` (the side to move's) and `them`, their PSQT sums
+    /// `psqt_us` and `psqt_them` (one a bucket), with `pieces` men on the board.
     #[inline]
-    pub fn output<V: Vector>(&self, v: V, us: &[i16], them: &[i16], pieces: u32) -> i32 {
+    pub fn output<V: Vector>(
+        &self,
+        v: V,
+        (us, psqt_us): (&[i16], &[i32; MAX_BUCKETS]),
+        (them, psqt_them): (&[i16], &[i32; MAX_BUCKETS]),
+        pieces: u32,
+    ) -> i32 {
         let h = self.hidden;
         let b = features::bucket(pieces, self.buckets);
         let w = &self.out_weights[b * 2 * h..(b + 1) * 2 * h];
@@ -216,8 +233,10 @@ impl Network {
             .wrapping_add(v.screlu_dot(them, &w[h..]));
         // The dot products carry QA² × QB: one QA goes here, the bias has QA × QB,
         // and the rest with the scale to centipawns.
-        // In 64 bits, so that no net file can overflow it.
-        let v = (sum / QA) as i64 + self.out_bias[b] as i64;
+        // In 64 bits, so that no net file can overflow it. The PSQT sums have
+        // the bias's scale.
+        let psqt = (psqt_us[b] as i64 - psqt_them[b] as i64) / 2;
+        let v = (sum / QA) as i64 + self.out_bias[b] as i64 + psqt;
         (v * self.scale as i64 / (QA * QB) as i64).clamp(i32::MIN as i64, i32::MAX as i64) as i32
     }
 }

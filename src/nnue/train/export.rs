@@ -4,13 +4,14 @@
 use super::Net;
 use crate::attacks::Slider;
 use crate::board::Board;
-use crate::codegen::net::{NetFile, QA, QB};
+use crate::codegen::net::{NetFile, PSQT_LIMIT, QA, QB};
 use crate::nnue::features::{bucket, index, INPUTS};
 use crate::types::Square;
 
 /// The float net quantised as the engine runs it: input weights and biases ×
 /// `QA` (255) as `i16`, output weights × `QB` (64) as `i16`, output biases ×
-/// `QA × QB` as `i32`, all rounded to the nearest.
+/// `QA × QB` as `i32`, all rounded to the nearest; the PSQT weights (zeros
+/// without the path) × `QA × QB` as `i32` too.
 pub fn quantise(net: &Net) -> NetFile {
     let s = net.shape;
     let p = &net.params;
@@ -30,22 +31,57 @@ pub fn quantise(net: &Net) -> NetFile {
         ft_weights: q16(&p[..INPUTS * s.hidden], QA),
         ft_bias: q16(&p[INPUTS * s.hidden..s.out_w()], QA),
         out_weights: q16(&p[s.out_w()..s.out_b()], QB),
-        out_bias: p[s.out_b()..]
-            .iter()
-            .map(|&v| (v as f64 * (QA * QB) as f64).round() as i32)
-            .collect(),
+        out_bias: q32(&p[s.out_b()..s.psqt_at()]),
+        psqt: if s.psqt {
+            q32(&p[s.psqt_at()..])
+        } else {
+            vec![0; INPUTS * s.buckets]
+        },
     }
+}
+
+/// The float net a net file holds: every weight divided by its scale (so
+/// [`quantise`] gives the file back). A file whose PSQT weights are all zero
+/// has no PSQT path.
+pub fn dequantise(file: &NetFile) -> Net {
+    let shape = super::Shape {
+        hidden: file.hidden,
+        buckets: file.buckets,
+        psqt: file.psqt.iter().any(|&w| w != 0),
+    };
+    fn by(x: &[i16], q: i32) -> impl Iterator<Item = f32> + '_ {
+        x.iter().map(move |&w| w as f32 / q as f32)
+    }
+    let out = (QA * QB) as f64;
+    let mut params: Vec<f32> = by(&file.ft_weights, QA)
+        .chain(by(&file.ft_bias, QA))
+        .chain(by(&file.out_weights, QB))
+        .chain(file.out_bias.iter().map(|&b| (b as f64 / out) as f32))
+        .collect();
+    if shape.psqt {
+        params.extend(file.psqt.iter().map(|&w| (w as f64 / out) as f32));
+    }
+    Net { shape, params }
+}
+
+/// Weights × `QA × QB` as `i32`, rounded, within the file's PSQT limit.
+fn q32(x: &[f32]) -> Vec<i32> {
+    x.iter()
+        .map(|&v| ((v as f64 * (QA * QB) as f64).round() as i32).clamp(-PSQT_LIMIT, PSQT_LIMIT))
+        .collect()
 }
 
 /// The engine's evaluation of `board` by the quantised net, in centipawns from
 /// the side to move's side, as plain scalar code: `i16` accumulators (bias plus
 /// one row an input, wrapping), `c = clamp(acc, 0, QA)`, the sum of `c² × w`
-/// over both halves (`i32`, wrapping), then `(sum / QA + bias) × SCALE / (QA ×
-/// QB)` (integer division, towards zero).
+/// over both halves (`i32`, wrapping), then `(sum / QA + bias + psqt) × SCALE /
+/// (QA × QB)` (integer division, towards zero), where `psqt` is the side to
+/// move's PSQT sum less the other's, halved (towards zero).
 pub fn evaluate_quantised<S: Slider>(net: &NetFile, board: &Board<S>) -> i32 {
     let h = net.hidden;
     let stm = board.side_to_move();
     let mut acc = [net.ft_bias.clone(), net.ft_bias.clone()];
+    let mut psqt = [[0i64; crate::codegen::net::MAX_BUCKETS]; 2];
     let mut pieces = 0;
     for sq in (0..64).map(Square::new) {
         let Some(piece) = board.piece_on(sq) else {
@@ -53,9 +89,16 @@ pub fn evaluate_quantised<S: Slider>(net: &NetFile, board: &Board<S>) -> i32 {
         };
         pieces += 1;
         for (view, side) in [stm, stm.flip()].into_iter().enumerate() {
-            let row = &net.ft_weights[index(side, piece, sq) * h..][..h];
+            let f = index(side, piece, sq);
+            let row = &net.ft_weights[f * h..][..h];
             for (a, w) in acc[view].iter_mut().zip(row) {
                 *a = a.wrapping_add(*w);
+            }
+            for (a, w) in psqt[view]
+                .iter_mut()
+                .zip(&net.psqt[f * net.buckets..][..net.buckets])
+            {
+                *a += *w as i64;
             }
         }
     }
@@ -68,7 +111,9 @@ pub fn evaluate_quantised<S: Slider>(net: &NetFile, board: &Board<S>) -> i32 {
             sum = sum.wrapping_add(c * c * *w as i32);
         }
     }
-    ((sum / QA + net.out_bias[b]) as i64 * net.scale as i64 / (QA * QB) as i64) as i32
+    let linear = (psqt[0][b] - psqt[1][b]) / 2;
+    (((sum / QA) as i64 + net.out_bias[b] as i64 + linear) * net.scale as i64 / (QA * QB) as i64)
+        as i32
 }
 
 /// The float net's evaluation of `board` in centipawns (from the side to

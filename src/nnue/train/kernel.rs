@@ -108,7 +108,23 @@ fn forward(p: &[f32], s: Shape, f: &Features, acc: &mut [f32]) -> f32 {
             lanes[k] += c * c * w[k];
         }
     }
-    lanes.iter().sum::<f32>() + p[s.out_b() + f.bucket]
+    lanes.iter().sum::<f32>() + p[s.out_b() + f.bucket] + psqt(p, s, f)
+}
+
+/// The PSQT path's share of the output: half the side to move's rows less half
+/// the other side's, in the position's bucket (0 without the path).
+#[inline(always)]
+fn psqt(p: &[f32], s: Shape, f: &Features) -> f32 {
+    if !s.psqt {
+        return 0.0;
+    }
+    let rows = &p[s.psqt_at()..];
+    let (mut us, mut them) = (0.0, 0.0);
+    for i in 0..f.n {
+        us += rows[f.us[i] as usize * s.buckets + f.bucket];
+        them += rows[f.them[i] as usize * s.buckets + f.bucket];
+    }
+    0.5 * (us - them)
 }
 
 /// One thread's gradient buffer and scratch space.
@@ -266,6 +282,13 @@ fn backprop_body(
             *d = if *a < 1.0 { 2.0 * g * c * *ow } else { 0.0 };
         }
         w.grad[s.out_b() + f.bucket] += g;
+        if s.psqt {
+            let rows = &mut w.grad[s.psqt_at()..];
+            for k in 0..f.n {
+                rows[f.us[k] as usize * s.buckets + f.bucket] += 0.5 * g;
+                rows[f.them[k] as usize * s.buckets + f.bucket] -= 0.5 * g;
+            }
+        }
         let (d_us, d_them) = w.dacc.split_at(h);
         let (g_ft, rest) = w.grad.split_at_mut(INPUTS * h);
         for ((b, x), y) in rest[..h].iter_mut().zip(d_us).zip(d_them) {

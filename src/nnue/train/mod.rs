@@ -8,14 +8,18 @@
 //! activation is the squared clipped ReLU `clamp(acc, 0, 1)²`; the output
 //! `o = out_w[b] · (a_us, a_them) + out_b[b]`, bucket `b` by the number of men
 //! ([`crate::nnue::features::bucket`]), and `o × 400` is the evaluation in
-//! centipawns from the side to move's side.
+//! centipawns from the side to move's side. With `--psqt` the net has a linear
+//! path beside it, `psqt[768][B]`: `o` gains half the sum of the side to move's
+//! inputs' rows less half the other side's (in bucket `b`), started from the
+//! classical piece values.
 //!
 //! The loss is the mean of `(sigmoid(o × 400 / K) − t)²`, with the target
 //! `t = wdl × result + (1 − wdl) × sigmoid(score / K)` (both from the side to
 //! move's side). AdamW (β1 0.9, β2 0.999, ε 1e-8, decoupled weight decay) with
 //! a cosine learning rate from `lr` down to `lr_end` over all the steps of the
 //! run, and every weight clipped to ±[`CLIP`] after each step so that the
-//! quantised output weights times 255 stay within `i16`.
+//! quantised output weights times 255 stay within `i16` (the PSQT weights, `i32`
+//! in the engine, to ±[`PSQT_CLIP`]).
 //!
 //! Each batch is cut into one fixed chunk a thread; every thread sums its
 //! chunk's gradient into its own buffer (touching, and later clearing, only the
@@ -30,7 +34,7 @@ pub mod export;
 pub mod kernel;
 
 pub use data::{load, split, Loaded, Rng};
-pub use export::{evaluate_float, evaluate_quantised, quantise};
+pub use export::{dequantise, evaluate_float, evaluate_quantised, quantise};
 pub use kernel::{Loss, SCALE};
 
 use crate::codegen::net::{fnv1a, INPUTS, MAX_BUCKETS, MAX_HIDDEN};
@@ -40,6 +44,12 @@ use std::time::{Duration, Instant};
 
 /// Every weight stays within ±`CLIP`.
 pub const CLIP: f32 = 1.98;
+/// ... but the PSQT weights, within ±`PSQT_CLIP` (25,600 cp: no real bound, and
+/// far inside the file's limit once quantised).
+pub const PSQT_CLIP: f32 = 64.0;
+/// The PSQT path's first values, pawn to king, in the output's units
+/// (centipawns / [`SCALE`]): the classical 1, 3, 3, 5, 9.
+const PIECE_VALUES: [f32; 6] = [0.25, 0.75, 0.75, 1.25, 2.25, 0.0];
 const BETA1: f64 = 0.9;
 const BETA2: f64 = 0.999;
 const EPSILON: f32 = 1e-8;
@@ -53,12 +63,19 @@ pub struct Shape {
     pub hidden: usize,
     /// Output buckets.
     pub buckets: usize,
+    /// A linear PSQT path beside the hidden layer.
+    pub psqt: bool,
 }
 
 impl Shape {
-    /// The number of weights (`ft_w`, `ft_b`, `out_w`, `out_b`, in that order
-    /// in one vector).
+    /// The number of weights (`ft_w`, `ft_b`, `out_w`, `out_b`, `psqt` if any,
+    /// in that order in one vector).
     pub fn weights(&self) -> usize {
+        self.psqt_at() + if self.psqt { INPUTS * self.buckets } else { 0 }
+    }
+
+    /// Where `psqt` starts (the end of the other weights).
+    pub fn psqt_at(&self) -> usize {
         self.out_b() + self.buckets
     }
 
@@ -99,7 +116,10 @@ pub struct Net {
 
 impl Net {
     /// A net with random weights from `seed`: input weights and biases uniform
-    /// in ±1/√768, output weights in ±1/√(2H), output biases 0.
+    /// in ±1/√768, output weights in ±1/√(2H), output biases 0; the PSQT path
+    /// (if any) starts from the classical piece values on every square, in
+    /// every bucket, own pieces positive and the other side's negative (half from
+    /// each side's view makes one piece value).
     pub fn random(shape: Shape, seed: u64) -> Net {
         let mut rng = Rng::new(seed ^ 0x0001_a170_fa11_ce11);
         let mut params = vec![0.0; shape.weights()];
@@ -108,6 +128,17 @@ impl Net {
         for (i, p) in params[..shape.out_b()].iter_mut().enumerate() {
             let bound = if i < shape.out_w() { ft } else { out };
             *p = rng.symmetric() * bound;
+        }
+        if shape.psqt {
+            for (f, row) in params[shape.psqt_at()..]
+                .chunks_exact_mut(shape.buckets)
+                .enumerate()
+            {
+                // The feature index is `own × 384 + kind × 64 + square`.
+                let (own, kind) = (f / 384, f / 64 % 6);
+                let value = PIECE_VALUES[kind];
+                row.fill(if own == 0 { value } else { -value });
+            }
         }
         Net { shape, params }
     }
@@ -137,6 +168,9 @@ pub struct Config {
     pub threads: usize,
     /// Where to write the state after each epoch.
     pub checkpoint: Option<String>,
+    /// Start from these weights instead of random ones (`--init`: an exported
+    /// net, dequantised), with fresh AdamW moments.
+    pub init: Option<Net>,
     /// Stop after this epoch (the schedule still runs over `epochs`): a run
     /// cut in slices, resumed from its checkpoint, ends where the whole run
     /// would.
@@ -227,10 +261,10 @@ impl State {
             self.net.shape.hidden as u32,
             self.net.shape.buckets as u32,
             self.epoch as u32,
+            self.net.shape.psqt as u32,
         ] {
             out.extend_from_slice(&x.to_le_bytes());
         }
-        out.extend_from_slice(&[0; 4]);
         for x in [self.step, self.seed, self.positions, fnv1a(&body)] {
             out.extend_from_slice(&x.to_le_bytes());
         }
@@ -248,6 +282,7 @@ impl State {
         let shape = Shape {
             hidden: u32_at(8),
             buckets: u32_at(12),
+            psqt: u32_at(20) != 0,
         };
         shape.check().map_err(|e| format!("checkpoint: {e}"))?;
         let n = shape.weights();
@@ -304,18 +339,21 @@ impl State {
         let c2 = (1.0 / (1.0 - BETA2.powi(t))) as f32;
         let (b1, b2) = (BETA1 as f32, BETA2 as f32);
         let keep = 1.0 - lr * decay;
-        for (((p, m), v), g) in self
+        let psqt_at = self.net.shape.psqt_at();
+        for (i, (((p, m), v), g)) in self
             .net
             .params
             .iter_mut()
             .zip(&mut self.m)
             .zip(&mut self.v)
             .zip(g)
+            .enumerate()
         {
             *m = b1 * *m + (1.0 - b1) * *g;
             *v = b2 * *v + (1.0 - b2) * *g * *g;
             let x = *p * keep - lr * (*m * c1) / ((*v * c2).sqrt() + EPSILON);
-            *p = x.clamp(-CLIP, CLIP);
+            let clip = if i < psqt_at { CLIP } else { PSQT_CLIP };
+            *p = x.clamp(-clip, clip);
         }
     }
 }
@@ -453,8 +491,14 @@ pub fn train(
         Some(state) => {
             if state.net.shape != s {
                 return Err(format!(
-                    "the checkpoint's net has {} hidden and {} buckets, this run's {} and {}",
-                    state.net.shape.hidden, state.net.shape.buckets, s.hidden, s.buckets
+                    "the checkpoint's net has {} hidden, {} buckets and PSQT {}, this run's {}, {} \
+                     and {}",
+                    state.net.shape.hidden,
+                    state.net.shape.buckets,
+                    state.net.shape.psqt,
+                    s.hidden,
+                    s.buckets,
+                    s.psqt
                 ));
             }
             if state.seed != cfg.seed {
@@ -473,7 +517,25 @@ pub fn train(
             }
             state
         }
-        None => State::new(Net::random(s, cfg.seed), cfg.seed, train.len()),
+        None => {
+            let net = match &cfg.init {
+                Some(net) if net.shape != s => {
+                    return Err(format!(
+                        "the --init net has {} hidden, {} buckets and PSQT {}, this run's {}, {} \
+                         and {}",
+                        net.shape.hidden,
+                        net.shape.buckets,
+                        net.shape.psqt,
+                        s.hidden,
+                        s.buckets,
+                        s.psqt
+                    ))
+                }
+                Some(net) => net.clone(),
+                None => Net::random(s, cfg.seed),
+            };
+            State::new(net, cfg.seed, train.len())
+        }
     };
     let threads = cfg.threads;
     let mut workers: Vec<Worker> = (0..threads).map(|_| Worker::new(s)).collect();

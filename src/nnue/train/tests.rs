@@ -42,7 +42,11 @@ fn positions(games: usize, seed: u64) -> (Vec<Record>, Vec<Board<Magic>>) {
 
 fn config(hidden: usize, buckets: usize, epochs: usize, threads: usize) -> Config {
     Config {
-        shape: Shape { hidden, buckets },
+        shape: Shape {
+            hidden,
+            buckets,
+            psqt: false,
+        },
         epochs,
         batch: 256,
         lr: 0.01,
@@ -53,6 +57,7 @@ fn config(hidden: usize, buckets: usize, epochs: usize, threads: usize) -> Confi
         threads,
         checkpoint: None,
         stop_after: None,
+        init: None,
     }
 }
 
@@ -71,6 +76,7 @@ fn train_gradient_matches_finite_differences() {
     let s = Shape {
         hidden: 32,
         buckets: 2,
+        psqt: true,
     };
     let (records, _) = positions(3, 11);
     let records = &records[..records.len().min(48)];
@@ -90,7 +96,8 @@ fn train_gradient_matches_finite_differences() {
         (0, INPUTS * s.hidden),
         (INPUTS * s.hidden, s.out_w()),
         (s.out_w(), s.out_b()),
-        (s.out_b(), s.weights()),
+        (s.out_b(), s.psqt_at()),
+        (s.psqt_at(), s.weights()),
     ];
     let mut checked = 0;
     for (from, to) in regions {
@@ -112,7 +119,7 @@ fn train_gradient_matches_finite_differences() {
             checked += 1;
         }
     }
-    assert_eq!(checked, 3 * 4 + 2, "four of each part, both output biases");
+    assert_eq!(checked, 4 * 4 + 2, "four of each part, both output biases");
     assert!((w.loss / n as f64 - mean(&net.params)).abs() < 1e-9);
 }
 
@@ -121,6 +128,7 @@ fn train_vector_and_portable_paths_agree() {
     let s = Shape {
         hidden: 64,
         buckets: 8,
+        psqt: true,
     };
     let (records, _) = positions(4, 5);
     let net = Net::random(s, 1);
@@ -152,13 +160,17 @@ fn dequantised(net: &NetFile, b: &Board<Magic>) -> f64 {
         .collect();
     let bucket = crate::nnue::features::bucket(pieces.len() as u32, net.buckets);
     let mut sum = 0i64;
+    let mut linear = 0.0;
     for (view, side) in [stm, stm.flip()].into_iter().enumerate() {
         let mut acc: Vec<i64> = net.ft_bias.iter().map(|&x| x as i64).collect();
         for &(sq, pc) in &pieces {
-            let row = crate::nnue::features::index(side, pc, sq) * h;
+            let f = crate::nnue::features::index(side, pc, sq);
+            let row = f * h;
             for (a, w) in acc.iter_mut().zip(&net.ft_weights[row..row + h]) {
                 *a += *w as i64;
             }
+            let sign = if view == 0 { 0.5 } else { -0.5 };
+            linear += sign * net.psqt[f * net.buckets + bucket] as f64;
         }
         let out = &net.out_weights[bucket * 2 * h + view * h..][..h];
         for (a, w) in acc.iter().zip(out) {
@@ -166,7 +178,7 @@ fn dequantised(net: &NetFile, b: &Board<Magic>) -> f64 {
             sum += c * c * *w as i64;
         }
     }
-    (sum as f64 / 255.0 + net.out_bias[bucket] as f64) * net.scale as f64 / (255.0 * 64.0)
+    (sum as f64 / 255.0 + net.out_bias[bucket] as f64 + linear) * net.scale as f64 / (255.0 * 64.0)
 }
 
 /// The standard deviation (in cp) of the quantised net's evaluation of `b`
@@ -174,7 +186,8 @@ fn dequantised(net: &NetFile, b: &Board<Magic>) -> f64 {
 /// uniform: an input weight or bias within ±1/510 (so an accumulator of `n + 1`
 /// of them has variance `(n + 1) / (12 × 255²)`, which moves an activation
 /// `c²` inside the clip by `2c` times it), an output weight within ±1/128
-/// (times its activation), the output bias within ±1/32640.
+/// (times its activation), the output bias and each PSQT weight within ±1/32640
+/// (a PSQT weight counts half).
 fn rounding_sigma(net: &Net, b: &Board<Magic>) -> f64 {
     let s = net.shape;
     let h = s.hidden;
@@ -186,7 +199,8 @@ fn rounding_sigma(net: &Net, b: &Board<Magic>) -> f64 {
         .collect();
     let bucket = crate::nnue::features::bucket(pieces.len() as u32, s.buckets);
     let acc_var = (pieces.len() + 1) as f64 / (12.0 * 255.0 * 255.0);
-    let mut var = 1.0 / (12.0 * 16320.0 * 16320.0);
+    let psqt = if s.psqt { 2 * pieces.len() } else { 0 };
+    let mut var = (1.0 + 0.25 * psqt as f64) / (12.0 * 16320.0 * 16320.0);
     for (view, side) in [stm, stm.flip()].into_iter().enumerate() {
         for j in 0..h {
             let mut acc = p[INPUTS * h + j] as f64;
@@ -204,12 +218,39 @@ fn rounding_sigma(net: &Net, b: &Board<Magic>) -> f64 {
     400.0 * var.sqrt()
 }
 
+/// `--init` reads an exported net back: dequantised, it quantises to the very
+/// same file, and a net with PSQT weights keeps its PSQT path.
+#[test]
+fn train_a_dequantised_net_quantises_back_to_its_file() {
+    for psqt in [false, true] {
+        let shape = Shape {
+            hidden: 32,
+            buckets: 2,
+            psqt,
+        };
+        let file = Net::random(shape, 5).quantise();
+        let net = dequantise(&file);
+        assert_eq!(net.shape, shape);
+        assert_eq!(net.quantise(), file);
+    }
+}
+
 #[test]
 fn train_the_quantised_net_matches_the_float_net() {
+    the_quantised_net_matches_the_float_net(false);
+}
+
+#[test]
+fn train_the_quantised_net_with_psqt_matches_the_float_net() {
+    the_quantised_net_matches_the_float_net(true);
+}
+
+fn the_quantised_net_matches_the_float_net(psqt: bool) {
     // Enough games that the net learns material, not the games by heart.
     let (records, boards) = positions(400, 1);
     let (train_set, val) = split(&records, 0.1, 1);
     let mut cfg = config(32, 3, 4, 2);
+    cfg.shape.psqt = psqt;
     cfg.batch = 1024;
     cfg.loss.wdl = 0.0;
     let mut losses = Vec::new();
@@ -222,8 +263,11 @@ fn train_the_quantised_net_matches_the_float_net() {
     })
     .unwrap();
     assert_eq!(losses.len(), 4);
+    // A PSQT path starts from the piece values, so such a net knows material
+    // before its first step; it must still improve on that start.
+    let goal = if psqt { 0.8 * first } else { 0.5 * first };
     assert!(
-        losses[3] < 0.5 * first,
+        losses[3] < goal,
         "the net learns material: {first} -> {losses:?}"
     );
     let file = NetFile::parse(&state.net.quantise().to_bytes()).unwrap();
@@ -235,7 +279,7 @@ fn train_the_quantised_net_matches_the_float_net() {
         let int = evaluate_quantised(&file, b);
         let exact = dequantised(&file, b);
         assert!(
-            (int as f64 - exact).abs() < 1.0 + 400.0 / 16320.0,
+            (int as f64 - exact).abs() < 1.0 + 1.5 * 400.0 / 16320.0,
             "integer inference {int}, exact {exact}"
         );
         let diff = (int as f64 - float).abs();
