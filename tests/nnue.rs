@@ -412,3 +412,28 @@ fn the_trainers_reference_is_the_engines_inference() {
         }
     }
 }
+
+/// The candidate nets kept in `nets/candidates/` (the starting points of the
+/// next sessions' training) load, and the folder's README names each by its
+/// hash, so a damaged or swapped file is caught here rather than by a run of
+/// `train --init`.
+#[test]
+fn every_candidate_net_loads_and_is_named_by_its_hash() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("nets/candidates");
+    let readme = std::fs::read_to_string(dir.join("README.md")).unwrap();
+    let mut seen = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "nnue") {
+            let net = Network::load(&path).unwrap();
+            let hash = format!("{:016x}", net.hash());
+            assert!(
+                readme.contains(&hash),
+                "{} ({hash}) is not in the README",
+                path.display()
+            );
+            seen += 1;
+        }
+    }
+    assert!(seen >= 1, "no candidate net in {}", dir.display());
+}
