@@ -136,8 +136,10 @@ impl Accumulator {
                     for (d, w) in dst.iter_mut().zip(net.row(f)) {
                         *d = d.wrapping_add(*w);
                     }
+                    // Wrapping, as the update below: a net file keeps these
+                    // sums within i32, a hand-built `NetFile` need not.
                     for (d, w) in psqt.iter_mut().zip(net.psqt_row(f)) {
-                        *d += *w;
+                        *d = d.wrapping_add(*w);
                     }
                 }
             }
@@ -236,7 +238,7 @@ impl Stack {
                     .chain(sub.iter().map(|f| (f, -1)))
                 {
                     for (d, w) in psqt.iter_mut().zip(net.psqt_row(f)) {
-                        *d += sign * *w;
+                        *d = d.wrapping_add(w.wrapping_mul(sign));
                     }
                 }
             }
