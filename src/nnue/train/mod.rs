@@ -490,16 +490,7 @@ pub fn train(
     let mut state = match resume {
         Some(state) => {
             if state.net.shape != s {
-                return Err(format!(
-                    "the checkpoint's net has {} hidden, {} buckets and PSQT {}, this run's {}, {} \
-                     and {}",
-                    state.net.shape.hidden,
-                    state.net.shape.buckets,
-                    state.net.shape.psqt,
-                    s.hidden,
-                    s.buckets,
-                    s.psqt
-                ));
+                return Err(shape_mismatch("the checkpoint's", state.net.shape, s));
             }
             if state.seed != cfg.seed {
                 return Err(format!(
@@ -520,16 +511,7 @@ pub fn train(
         None => {
             let net = match &cfg.init {
                 Some(net) if net.shape != s => {
-                    return Err(format!(
-                        "the --init net has {} hidden, {} buckets and PSQT {}, this run's {}, {} \
-                         and {}",
-                        net.shape.hidden,
-                        net.shape.buckets,
-                        net.shape.psqt,
-                        s.hidden,
-                        s.buckets,
-                        s.psqt
-                    ))
+                    return Err(shape_mismatch("the --init", net.shape, s))
                 }
                 Some(net) => net.clone(),
                 None => Net::random(s, cfg.seed),
@@ -606,6 +588,15 @@ pub fn train(
         })?;
     }
     Ok(state)
+}
+
+/// Why a net from elsewhere (`whose`: a checkpoint, `--init`) cannot start this
+/// run: its shape against the run's.
+fn shape_mismatch(whose: &str, theirs: Shape, ours: Shape) -> String {
+    format!(
+        "{whose} net has {} hidden, {} buckets and PSQT {}, this run's {}, {} and {}",
+        theirs.hidden, theirs.buckets, theirs.psqt, ours.hidden, ours.buckets, ours.psqt
+    )
 }
 
 /// The gradient of one batch: a fixed chunk for each worker, the first on this
