@@ -8,7 +8,7 @@
 //! [`compare`] re-measures the winner against the default in interleaved pairs
 //! until the difference is clear of the noise, or gives up.
 
-use crate::attacks::{Magic, Slider, SliderKind};
+use crate::attacks::{FillPath, KoggeStoneOn, Magic, Slider, SliderKind};
 use crate::bits::{BitPath, Bits, Cpu};
 use crate::board::perft::perft;
 use crate::board::Board;
@@ -126,6 +126,8 @@ pub struct PerftTiming {
     /// What was timed, e.g. `main/magic/bmi`.
     pub board: &'static str,
     pub slider: Option<SliderKind>,
+    /// The fill path of a `kogge-stone` row (each path the CPU runs is a row).
+    pub fill: Option<FillPath>,
     pub bits: BitPath,
     pub nodes: u64,
     /// Median nodes per second.
@@ -149,9 +151,24 @@ pub fn time_main_perft<B: Bits, S: Slider>() -> PerftTiming {
     PerftTiming {
         board: "main",
         slider: Some(S::KIND),
+        fill: None,
         bits: B::PATH,
         nodes,
         nps: nodes as f64 / secs,
+    }
+}
+
+/// Time perft of the main board with bit path `B` and the kogge-stone fills
+/// forced onto `fill` (which the CPU must run).
+fn time_kogge_perft<B: Bits>(fill: FillPath) -> PerftTiming {
+    let t = match fill {
+        FillPath::Scalar => time_main_perft::<B, KoggeStoneOn<{ FillPath::Scalar as u8 }>>(),
+        FillPath::Avx2 => time_main_perft::<B, KoggeStoneOn<{ FillPath::Avx2 as u8 }>>(),
+        FillPath::Avx512 => time_main_perft::<B, KoggeStoneOn<{ FillPath::Avx512 as u8 }>>(),
+    };
+    PerftTiming {
+        fill: Some(fill),
+        ..t
     }
 }
 
@@ -176,6 +193,7 @@ pub fn time_qbb_perft<B: Bits, S: qbb::Lookup>() -> PerftTiming {
     PerftTiming {
         board: "qbb",
         slider: Some(S::KIND),
+        fill: None,
         bits: B::PATH,
         nodes,
         nps: nodes as f64 / secs,
@@ -292,7 +310,27 @@ pub fn measure(mut progress: impl FnMut(usize, usize, &str)) -> Report {
     let default_bits = BitPath::default_for(&cpu).0;
     let default_slider = SliderKind::default_for(&cpu).0;
     let vectors = crate::nnue::VectorPath::runnable();
-    let total = paths.len() * 2 + sliders.len() + vectors.len();
+    // kogge-stone is timed on every fill path the CPU runs, one row each.
+    let fills: Vec<FillPath> = FillPath::ALL
+        .into_iter()
+        .filter(|f| f.available())
+        .collect();
+    let kogge_rows = |k: SliderKind| {
+        if k == SliderKind::KoggeStone {
+            fills.len()
+        } else {
+            1
+        }
+    };
+    let total = paths.len()
+        + 1
+        + sliders
+            .iter()
+            .filter(|&&k| k != default_slider)
+            .map(|&k| kogge_rows(k))
+            .sum::<usize>()
+        + paths.len()
+        + vectors.len();
     let mut step = 0;
     let boards = sample_bitboards();
     let mut report = Report {
@@ -317,6 +355,19 @@ pub fn measure(mut progress: impl FnMut(usize, usize, &str)) -> Report {
     }
     // ...and every backend under the default bit path.
     for &k in sliders.iter().filter(|&&k| k != default_slider) {
+        if k == SliderKind::KoggeStone {
+            for &fill in &fills {
+                step += 1;
+                progress(
+                    step,
+                    total,
+                    &format!("perft main/{k} {fill}/{default_bits}"),
+                );
+                let t = crate::with_bits!(default_bits, B => time_kogge_perft::<B>(fill));
+                report.perft.push(t);
+            }
+            continue;
+        }
         step += 1;
         progress(step, total, &format!("perft main/{k}/{default_bits}"));
         let t = crate::with_bits!(default_bits, B => crate::with_slider!(k, S => time_main_perft::<B, S>()));

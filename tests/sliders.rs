@@ -9,7 +9,7 @@
 mod common;
 
 use brokkr::attacks::{
-    KoggeStone, KoggeStoneScalar, KoggeStoneState, Magic, Rotated, Slider, SliderKind,
+    FillPath, KoggeStone, KoggeStoneOn, KoggeStoneState, Magic, Rotated, Slider, SliderKind,
 };
 use brokkr::bits::{BitPath, Bits};
 use brokkr::board::movegen::{Collect, MoveList};
@@ -172,6 +172,15 @@ fn check_attacks<S: Slider>(sq: usize, occ: u64) -> Result<(), String> {
             walk(sq, occ, &BISHOP_DIRS, true),
         ),
     ];
+    // The set-wise query, with the square as a rook and its mirror square as a
+    // bishop: the union of the two walks.
+    let mirror = sq ^ 7;
+    let both = S::slider_attacks::<brokkr::bits::Portable>(&state, 1 << sq, 1 << mirror, occ);
+    let checks = checks.into_iter().chain([(
+        "slider_attacks",
+        both,
+        rook | walk(mirror, occ, &BISHOP_DIRS, false),
+    )]);
     for (what, got, want) in checks {
         if got != want {
             return Err(format!(
@@ -391,15 +400,23 @@ fn every_backend_is_listed_once() {
     assert!("nonesuch".parse::<SliderKind>().is_err());
 }
 
-/// Both paths of kogge-stone (the scalar fills, and the AVX2 fills when the CPU
-/// has AVX2) against magic, for every square of an occupancy.
+/// Every path of kogge-stone this CPU runs (scalar always; AVX2 and AVX-512
+/// where the CPU has them) against magic, for every square of an occupancy, and
+/// the set-wise fill of the pieces on some of its squares against the union of
+/// their magic attacks.
 fn kogge_paths_match(a: u64, b: u64, c: u64) -> TestResult {
-    let mut states = vec![KoggeStoneState::scalar()];
-    states.extend(KoggeStoneState::avx2());
+    let states: Vec<_> = FillPath::ALL
+        .into_iter()
+        .filter_map(KoggeStoneState::on)
+        .collect();
     for occ in occupancies(a, b, c) {
+        let (straight, diagonal) = (occ & a, occ & b);
+        let mut union = 0;
         for sq in 0..64 {
             let rook = Magic::rook_any(sq, occ);
             let bishop = Magic::bishop_any(sq, occ);
+            union |= if straight >> sq & 1 != 0 { rook } else { 0 };
+            union |= if diagonal >> sq & 1 != 0 { bishop } else { 0 };
             for s in &states {
                 let (r, b) = (s.rook(sq, occ), s.bishop(sq, occ));
                 if (r, b) != (rook, bishop) {
@@ -410,18 +427,36 @@ fn kogge_paths_match(a: u64, b: u64, c: u64) -> TestResult {
                 }
             }
         }
+        for s in &states {
+            let got = s.sliders(straight, diagonal, occ);
+            if got != union {
+                return TestResult::error(format!(
+                    "kogge-stone {s:?} set-wise: rooks {straight:#018x}, bishops \
+                     {diagonal:#018x}, occ {occ:#018x}: {got:#018x}, magic {union:#018x}"
+                ));
+            }
+        }
     }
     TestResult::passed()
 }
 
 #[test]
-fn kogge_stone_scalar_and_avx2_equal_magic() {
-    // On a CPU with AVX2 the AVX2 path must be the one the board picks.
+fn kogge_stone_every_path_equals_magic() {
+    // The board picks the widest path the CPU has.
     #[cfg(target_arch = "x86_64")]
     {
-        let has = std::is_x86_feature_detected!("avx2");
-        assert_eq!(KoggeStoneState::avx2().is_some(), has);
-        assert_eq!(KoggeStone::state_from(0).is_avx2(), has);
+        let avx2 = std::is_x86_feature_detected!("avx2");
+        let avx512 = avx2
+            && std::is_x86_feature_detected!("avx512f")
+            && std::is_x86_feature_detected!("avx512vl");
+        let want = if avx512 {
+            FillPath::Avx512
+        } else if avx2 {
+            FillPath::Avx2
+        } else {
+            FillPath::Scalar
+        };
+        assert_eq!(KoggeStone::state_from(0).path(), want);
     }
     for occ in [0, !0, 0x0000_FFFF_FFFF_0000, 0xAA55_AA55_AA55_AA55] {
         assert!(!kogge_paths_match(occ, !0, !0).is_failure());
@@ -431,10 +466,9 @@ fn kogge_stone_scalar_and_avx2_equal_magic() {
         .quickcheck(kogge_paths_match as fn(u64, u64, u64) -> TestResult);
 }
 
-#[test]
-fn kogge_stone_scalar_path_passes_the_perft_suites() {
-    // The suites above run kogge-stone on the path its state picks (AVX2 on a CPU
-    // that has it); this runs the scalar fills through the board too.
+/// The perft suites on the kogge-stone path `FILL` (`FillPath::X as u8`),
+/// returning the counts checked and the mismatches.
+fn kogge_suites<const FILL: u8>() -> (u64, Vec<String>) {
     let mut errors = Vec::new();
     let mut checked = 0;
     for (name, step, max_nodes) in [
@@ -445,16 +479,31 @@ fn kogge_stone_scalar_path_passes_the_perft_suites() {
     ] {
         let entries: Vec<_> = suite(name).into_iter().step_by(step).collect();
         let (n, errs) = brokkr::with_bits!(BitPath::detect(), B =>
-            run_suite::<B, KoggeStoneScalar>(&entries, max_nodes, 20));
+            run_suite::<B, KoggeStoneOn<FILL>>(&entries, max_nodes, 20));
         assert!(n > 0, "{name}: nothing checked");
         checked += n;
         errors.extend(errs);
     }
     let fischer: Vec<_> = suite("fischer.epd").into_iter().step_by(8).collect();
     let (n, errs) = brokkr::with_bits!(BitPath::detect(), B =>
-        run_suite::<B, KoggeStoneScalar>(&fischer, u64::MAX, 3));
-    checked += n;
-    errors.extend(errs);
-    assert!(checked > 500, "only {checked} counts");
-    assert!(errors.is_empty(), "{}", errors.join("\n"));
+        run_suite::<B, KoggeStoneOn<FILL>>(&fischer, u64::MAX, 3));
+    (checked + n, errors.into_iter().chain(errs).collect())
+}
+
+#[test]
+fn kogge_stone_every_path_passes_the_perft_suites() {
+    // The suites above run kogge-stone on the path its state picks (the widest
+    // the CPU has); this runs each narrower one through the board too.
+    for path in FillPath::ALL {
+        if !path.available() || path == FillPath::detect() {
+            continue;
+        }
+        let (checked, errors) = match path {
+            FillPath::Scalar => kogge_suites::<{ FillPath::Scalar as u8 }>(),
+            FillPath::Avx2 => kogge_suites::<{ FillPath::Avx2 as u8 }>(),
+            FillPath::Avx512 => kogge_suites::<{ FillPath::Avx512 as u8 }>(),
+        };
+        assert!(checked > 500, "{path}: only {checked} counts");
+        assert!(errors.is_empty(), "{path}: {}", errors.join("\n"));
+    }
 }

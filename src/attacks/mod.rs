@@ -13,7 +13,7 @@
 //! | [`RayLoop`] | Thor's Hammer | ray walking, captures found with reverse bitboards |
 //! | [`Magic`] | modern engines | fancy magic bitboards |
 //! | [`Pext`] | modern engines | BMI2 `pext` indexing |
-//! | [`KoggeStone`] | public algorithm | Kogge-Stone occluded fills, no tables; the four directions in one AVX2 register where the CPU has it, scalar otherwise |
+//! | [`KoggeStone`] | public algorithm | Kogge-Stone occluded fills, no tables; a queen's eight directions in one AVX-512 register, a rook's or bishop's four in one AVX2 register, or scalar, by what the CPU has; every slider of a side in one set-wise pass |
 //!
 //! # Safety of the public API
 //!
@@ -27,8 +27,9 @@
 //! board's hot path, which always passes the state, runs `pext` unchecked. Its
 //! state-free methods ([`Slider::rook_any`]) check a cached CPU flag on every call
 //! and fall back to magic lookups without BMI2; the board never calls those.
-//! [`KoggeStone`] works the same way with AVX2, except that it never panics: its
-//! state records whether the CPU has AVX2 and selects the scalar fills if not.
+//! [`KoggeStone`] works the same way with AVX2 and AVX-512, except that it never
+//! panics: its state records the widest path the CPU has, down to the scalar
+//! fills.
 //!
 //! Besides attack sets, a backend may answer two more questions its own way: x-rays
 //! ([`Slider::rook_xray`]; one table probe with OliThink's keys) and the emission of
@@ -43,13 +44,13 @@ mod rayloop;
 mod rotated;
 
 pub use kindergarten::Kindergarten;
-pub use kogge::{KoggeStone, KoggeStoneScalar, KoggeStoneState};
+pub use kogge::{FillPath, KoggeStone, KoggeStoneOn, KoggeStoneScalar, KoggeStoneState, AUTO};
 pub use magic::Magic;
 pub use pext::{Pext, PextState};
 pub use rayloop::RayLoop;
 pub use rotated::{LineOccupancy, Rotated};
 
-use crate::bits::Cpu;
+use crate::bits::{Bits, Cpu};
 use crate::moves::Sink;
 use std::fmt;
 use std::str::FromStr;
@@ -109,6 +110,31 @@ pub trait Slider: Copy + Default + Send + Sync + fmt::Debug + 'static {
     fn bishop_with(state: &Self::State, sq: usize, occ: u64) -> u64 {
         let _ = state;
         Self::bishop_any(sq, occ)
+    }
+
+    /// Whether [`Slider::slider_attacks`] answers for every slider at once, in
+    /// about the time of one query (Kogge-Stone's set-wise fills), so that the
+    /// board's generator should ask it for the enemy's slider attacks around its
+    /// king instead of testing each square the king may step to.
+    const SETWISE: bool = false;
+
+    /// Squares attacked by the rook-like sliders `straight` and the bishop-like
+    /// sliders `diagonal` together (a queen in both sets) when the occupancy is
+    /// `occ`, given a board's state (which need not describe `occ`).
+    ///
+    /// The default asks once per slider; a [`Slider::SETWISE`] backend overrides it.
+    #[inline(always)]
+    fn slider_attacks<B: Bits>(state: &Self::State, straight: u64, diagonal: u64, occ: u64) -> u64 {
+        let mut attacks = 0;
+        let mut s = straight;
+        while s != 0 {
+            attacks |= Self::rook_with(state, B::pop_lsb(&mut s) as usize, occ);
+        }
+        let mut d = diagonal;
+        while d != 0 {
+            attacks |= Self::bishop_with(state, B::pop_lsb(&mut d) as usize, occ);
+        }
+        attacks
     }
 
     /// Whether x-rays are cheap enough that the board should find pins with them

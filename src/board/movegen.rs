@@ -66,14 +66,29 @@ impl<S: Slider> Board<S> {
         if candidates == 0 {
             return 0;
         }
-        // A slider giving check also attacks the squares behind the king on its line.
-        let mut sliders = self.checkers & !(self.pieces[PAWN] | self.pieces[KNIGHT]);
-        while sliders != 0 {
-            let c = B::pop_lsb(&mut sliders) as usize;
-            candidates &= !(LINE[ksq][c] ^ (1 << c));
-        }
         let occ = self.occupied();
-        let sets = self.attacker_sets(them);
+        let mut sets = self.attacker_sets(them);
+        if S::SETWISE {
+            // Every enemy slider's attacks in one pass, with the king lifted off
+            // the board so that a checking slider's line runs on behind it; the
+            // squares left need only the pawn, knight and king tests.
+            candidates &= !S::slider_attacks::<B>(
+                &self.slider,
+                sets.straight,
+                sets.diagonal,
+                occ ^ (1 << ksq),
+            );
+            sets.straight = 0;
+            sets.diagonal = 0;
+        } else {
+            // A slider giving check also attacks the squares behind the king on
+            // its line.
+            let mut sliders = self.checkers & !(self.pieces[PAWN] | self.pieces[KNIGHT]);
+            while sliders != 0 {
+                let c = B::pop_lsb(&mut sliders) as usize;
+                candidates &= !(LINE[ksq][c] ^ (1 << c));
+            }
+        }
         let mut safe = 0;
         let mut c = candidates;
         while c != 0 {

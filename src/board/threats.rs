@@ -34,9 +34,9 @@ pub(crate) struct AttackerSets {
     knights: Bitboard,
     kings: Bitboard,
     /// Rooks and queens.
-    straight: Bitboard,
+    pub(super) straight: Bitboard,
     /// Bishops and queens.
-    diagonal: Bitboard,
+    pub(super) diagonal: Bitboard,
 }
 
 impl<S: Slider> Board<S> {

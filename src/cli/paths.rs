@@ -3,7 +3,7 @@
 
 use super::text::escape_short;
 use super::{write_error, Args};
-use crate::attacks::SliderKind;
+use crate::attacks::{FillPath, SliderKind};
 use crate::bits::BitPath;
 use crate::config::{self, Choice, Source};
 use crate::measure::{compare, measure, Comparison, PerftTiming, Report, MAX_PAIRS};
@@ -199,7 +199,12 @@ impl Best {
 fn nps_of(r: &Report, bits: BitPath, slider: SliderKind) -> Option<f64> {
     r.perft
         .iter()
-        .find(|t| t.bits == bits && t.slider == Some(slider) && t.board == "main")
+        .find(|t| {
+            t.bits == bits
+                && t.slider == Some(slider)
+                && t.board == "main"
+                && t.fill.is_none_or(|f| f == FillPath::detect())
+        })
         .map(|t| t.nps)
 }
 
@@ -293,17 +298,20 @@ fn text(r: &Report, choice: &Choice, best: &Best) -> String {
     );
     let _ = writeln!(
         s,
-        "  {:<6} {:<13} {:<11} {:>9} {:>7}",
+        "  {:<6} {:<20} {:<11} {:>9} {:>7}",
         "board", "slider", "bits", "Mnps", "ratio"
     );
     let top = r.perft.iter().map(|t| t.nps).fold(0.0, f64::max);
     let mut rows: Vec<&PerftTiming> = r.perft.iter().collect();
     rows.sort_by(|a, b| b.nps.total_cmp(&a.nps));
     for t in rows {
-        let slider = t.slider.map_or("-".to_string(), |k| k.to_string());
+        let mut slider = t.slider.map_or("-".to_string(), |k| k.to_string());
+        if let Some(fill) = t.fill {
+            slider = format!("{slider} {fill}");
+        }
         let _ = writeln!(
             s,
-            "  {:<6} {:<13} {:<11} {:>9.1} {:>7.2}",
+            "  {:<6} {:<20} {:<11} {:>9.1} {:>7.2}",
             t.board,
             slider,
             t.bits.name(),
@@ -425,9 +433,10 @@ fn json(r: &Report, choice: &Choice, best: &Best) -> String {
         .iter()
         .map(|t| {
             format!(
-                "{{\"board\":{},\"slider\":{},\"bits\":{},\"nodes\":{},\"nps\":{:.0}}}",
+                "{{\"board\":{},\"slider\":{},\"fill\":{},\"bits\":{},\"nodes\":{},\"nps\":{:.0}}}",
                 json_str(t.board),
                 t.slider.map_or("null".to_string(), |k| json_str(k.name())),
+                t.fill.map_or("null".to_string(), |f| json_str(f.name())),
                 json_str(t.bits.name()),
                 t.nodes,
                 t.nps

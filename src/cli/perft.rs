@@ -94,7 +94,7 @@ fn qbb_unsupported(kind: SliderKind) -> String {
                 "rotated needs line occupancies kept in make, which the qbb board does not keep"
             }
             SliderKind::KoggeStone => {
-                "kogge-stone is not built for it yet (its stateless lookups would check the CPU for AVX2 on every call)"
+                "kogge-stone is not built for it yet (its stateless lookups would ask the CPU for its fill path on every call)"
             }
             _ => "rayloop's technique is emitting moves by walking rays, which the qbb generator does not use",
         }
