@@ -337,7 +337,7 @@ mod vector {
     /// intrinsic is register-only AVX2 (or AVX or SSE2, which AVX2 implies).
     macro_rules! fill4 {
         ($dirs:expr, $gen:expr, $occ:expr) => {{
-            let d = &$dirs;
+            let d: &Dirs<4> = $dirs;
             let v = |x: [u64; 4]| {
                 _mm256_setr_epi64x(x[0] as i64, x[1] as i64, x[2] as i64, x[3] as i64)
             };
@@ -369,11 +369,7 @@ mod vector {
     /// asks for an `unsafe` block there).
     #[target_feature(enable = "avx2")]
     pub(super) fn lines_avx2<const STRAIGHT_DIRS: bool>(gen: u64, occ: u64) -> u64 {
-        if STRAIGHT_DIRS {
-            fill4!(STRAIGHT, gen, occ)
-        } else {
-            fill4!(DIAGONAL, gen, occ)
-        }
+        fill4!(if STRAIGHT_DIRS { &STRAIGHT } else { &DIAGONAL }, gen, occ)
     }
 
     /// [`lines_avx2`] compiled for AVX-512 (VL): the same instructions on
@@ -384,11 +380,7 @@ mod vector {
     /// AVX-512 VL.
     #[target_feature(enable = "avx2,avx512f,avx512vl")]
     pub(super) fn lines_avx512<const STRAIGHT_DIRS: bool>(gen: u64, occ: u64) -> u64 {
-        if STRAIGHT_DIRS {
-            fill4!(STRAIGHT, gen, occ)
-        } else {
-            fill4!(DIAGONAL, gen, occ)
-        }
+        fill4!(if STRAIGHT_DIRS { &STRAIGHT } else { &DIAGONAL }, gen, occ)
     }
 
     /// Squares attacked by the rook-like sliders `straight` and the bishop-like
@@ -434,39 +426,37 @@ mod vector {
 }
 
 impl KoggeStoneState {
-    /// Squares attacked along ranks and files by the sliders `gen` (one rook's
-    /// bit, or many) on this state's path.
+    /// Squares attacked by the sliders `gen` (one piece's bit, or many) along
+    /// ranks and files if `STRAIGHT`, else along diagonals, on this state's path.
     #[inline(always)]
-    pub fn straight(self, gen: u64, occ: u64) -> u64 {
+    fn lines<const STRAIGHT: bool>(self, gen: u64, occ: u64) -> u64 {
         match self.path {
-            FillPath::Scalar => straight_scalar(gen, occ),
+            FillPath::Scalar if STRAIGHT => straight_scalar(gen, occ),
+            FillPath::Scalar => diagonal_scalar(gen, occ),
             #[cfg(target_arch = "x86_64")]
             // SAFETY: a state names AVX2 only after the CPU said it has it
             // (`KoggeStoneState::on`, `detect`); the field is private.
-            FillPath::Avx2 => unsafe { vector::lines_avx2::<true>(gen, occ) },
+            FillPath::Avx2 => unsafe { vector::lines_avx2::<STRAIGHT>(gen, occ) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as above, for AVX2, AVX-512 F and VL.
-            FillPath::Avx512 => unsafe { vector::lines_avx512::<true>(gen, occ) },
+            FillPath::Avx512 => unsafe { vector::lines_avx512::<STRAIGHT>(gen, occ) },
             // No state names a vector path off x86-64 (`available` is false).
             #[cfg(not(target_arch = "x86_64"))]
-            _ => straight_scalar(gen, occ),
+            _ => KoggeStoneState::scalar().lines::<STRAIGHT>(gen, occ),
         }
+    }
+
+    /// Squares attacked along ranks and files by the sliders `gen` on this
+    /// state's path.
+    #[inline(always)]
+    pub fn straight(self, gen: u64, occ: u64) -> u64 {
+        self.lines::<true>(gen, occ)
     }
 
     /// Squares attacked along diagonals by the sliders `gen` on this state's path.
     #[inline(always)]
     pub fn diagonal(self, gen: u64, occ: u64) -> u64 {
-        match self.path {
-            FillPath::Scalar => diagonal_scalar(gen, occ),
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: as in `straight`.
-            FillPath::Avx2 => unsafe { vector::lines_avx2::<false>(gen, occ) },
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: as in `straight`.
-            FillPath::Avx512 => unsafe { vector::lines_avx512::<false>(gen, occ) },
-            #[cfg(not(target_arch = "x86_64"))]
-            _ => diagonal_scalar(gen, occ),
-        }
+        self.lines::<false>(gen, occ)
     }
 
     /// Squares attacked by the rook-like sliders `straight` and the bishop-like
@@ -585,13 +575,19 @@ mod tests {
             .collect()
     }
 
+    /// The next number of a xorshift sequence.
+    fn next(x: &mut u64) -> u64 {
+        *x ^= *x << 13;
+        *x ^= *x >> 7;
+        *x ^= *x << 17;
+        *x
+    }
+
     #[test]
     fn every_path_matches_magic_on_sparse_and_dense_boards() {
         let mut x = 0x9E37_79B9_7F4A_7C15u64;
         for _ in 0..2000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            let x = next(&mut x);
             let y = x.rotate_left(29);
             for occ in [0, x, x & y, x | y, !0] {
                 for sq in 0..64 {
@@ -610,9 +606,7 @@ mod tests {
     fn set_wise_fills_are_the_union_of_each_sliders_attacks() {
         let mut x = 0x0123_4567_89AB_CDEFu64;
         for _ in 0..3000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            let x = next(&mut x);
             let occ = x & x.rotate_left(17);
             // Sliders stand on occupied squares, a few of each.
             let straight = occ & x.rotate_left(5) & x.rotate_left(40);
