@@ -315,22 +315,13 @@ pub fn measure(mut progress: impl FnMut(usize, usize, &str)) -> Report {
         .into_iter()
         .filter(|f| f.available())
         .collect();
-    let kogge_rows = |k: SliderKind| {
-        if k == SliderKind::KoggeStone {
-            fills.len()
+    let extra_kogge_rows =
+        if sliders.contains(&SliderKind::KoggeStone) && default_slider != SliderKind::KoggeStone {
+            fills.len() - 1
         } else {
-            1
-        }
-    };
-    let total = paths.len()
-        + 1
-        + sliders
-            .iter()
-            .filter(|&&k| k != default_slider)
-            .map(|&k| kogge_rows(k))
-            .sum::<usize>()
-        + paths.len()
-        + vectors.len();
+            0
+        };
+    let total = paths.len() * 2 + sliders.len() + extra_kogge_rows + vectors.len();
     let mut step = 0;
     let boards = sample_bitboards();
     let mut report = Report {
