@@ -134,6 +134,32 @@ fn incremental_accumulators_match_a_refresh_on_every_path() {
     }
 }
 
+/// Every path's update, for every number of added and removed rows a move can
+/// bring (0 to 2 each: the paths special-case the common counts), equals the
+/// portable path's, wrapping included.
+#[test]
+fn every_path_updates_like_the_portable_path_for_every_row_count() {
+    let mut rng = Rng::new(99);
+    for n in [32, 256, 1024] {
+        let mut row = || -> Vec<i16> { (0..n).map(|_| rng.next_u64() as i16).collect() };
+        let src = row();
+        let rows: Vec<Vec<i16>> = (0..4).map(|_| row()).collect();
+        for na in 0..=2 {
+            for ns in 0..=2 {
+                let add: Vec<&[i16]> = rows[..na].iter().map(Vec::as_slice).collect();
+                let sub: Vec<&[i16]> = rows[2..2 + ns].iter().map(Vec::as_slice).collect();
+                let mut want = vec![0; n];
+                Portable.update(&mut want, &src, &add, &sub);
+                for p in VectorPath::runnable() {
+                    let mut got = vec![0; n];
+                    brokkr::with_vector!(p, V => V::detect().unwrap().update(&mut got, &src, &add, &sub));
+                    assert!(got == want, "{p}: {na} added, {ns} removed, {n} wide");
+                }
+            }
+        }
+    }
+}
+
 /// The same, as a property over random games (quickcheck picks the seeds).
 #[test]
 fn quickcheck_random_games_agree_on_every_path() {

@@ -216,7 +216,18 @@ mod x86 {
                     // this CPU; the lengths were checked equal and a multiple of
                     // the lane count, so every unaligned load and store below is
                     // inside its slice.
-                    unsafe { update(dst, src, add, sub) }
+                    unsafe {
+                        // A move adds one or two rows and removes one or two: with
+                        // the counts fixed the row pointers stay in registers and
+                        // the loop unrolls (the general loop re-reads the row list
+                        // for every chunk).
+                        match (add, sub) {
+                            ([a], [s]) => update_fixed(dst, src, [*a], [*s]),
+                            ([a], [s, t]) => update_fixed(dst, src, [*a], [*s, *t]),
+                            ([a, b], [s, t]) => update_fixed(dst, src, [*a, *b], [*s, *t]),
+                            _ => update(dst, src, add, sub),
+                        }
+                    }
                 }
 
                 #[inline(always)]
@@ -243,6 +254,35 @@ mod x86 {
                     }
                     for row in sub {
                         v = $sub16(v, $load(row.as_ptr().add(i) as *const $reg));
+                    }
+                    $store(dst.as_mut_ptr().add(i) as *mut $reg, v);
+                    i += $lanes;
+                }
+            }
+
+            /// [`update`] with the numbers of rows known at compile time.
+            ///
+            /// # Safety
+            /// As [`update`].
+            #[target_feature(enable = $feature)]
+            unsafe fn update_fixed<const A: usize, const S: usize>(
+                dst: &mut [i16],
+                src: &[i16],
+                add: [&[i16]; A],
+                sub: [&[i16]; S],
+            ) {
+                let n = dst.len();
+                let add = add.map(|r| r.as_ptr());
+                let sub = sub.map(|r| r.as_ptr());
+                let mut i = 0;
+                while i < n {
+                    // SAFETY: as in `update`: i + lanes <= n for every slice.
+                    let mut v = $load(src.as_ptr().add(i) as *const $reg);
+                    for row in add {
+                        v = $add16(v, $load(row.add(i) as *const $reg));
+                    }
+                    for row in sub {
+                        v = $sub16(v, $load(row.add(i) as *const $reg));
                     }
                     $store(dst.as_mut_ptr().add(i) as *mut $reg, v);
                     i += $lanes;
