@@ -485,7 +485,7 @@ fn numbers_and_options_get_clear_messages() {
         ),
         (
             &["perft", "3", "--board", "qbb", "--slider", "rotated"],
-            "the qbb board is built for the magic, pext and kindergarten backends only",
+            "the qbb board is built for the magic, pext, kindergarten and kogge-stone backends only",
         ),
         (
             &["perft", "3", "--board", "square"],

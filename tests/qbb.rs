@@ -2,7 +2,7 @@
 
 mod common;
 
-use brokkr::attacks::{Magic, Slider, SliderKind};
+use brokkr::attacks::{FillPath, KoggeStoneOn, Magic, Slider, SliderKind};
 use brokkr::bits::{BitPath, Bits, Portable};
 use brokkr::board::perft::{perft as main_perft, SuiteEntry};
 use brokkr::board::Board;
@@ -69,6 +69,33 @@ fn tricky_suite_on_every_path_and_backend() {
     assert!(runs >= 2, "the portable path and magic backend always run");
 }
 
+/// Kogge-stone on this board, on every fill path this CPU runs (the loop above
+/// takes only the path the CPU picks).
+#[test]
+fn tricky_suite_on_every_kogge_stone_fill_path() {
+    let entries = suite("tricky.perft");
+    let mut runs = 0;
+    for path in FillPath::ALL.into_iter().filter(|p| p.available()) {
+        let checked = match path {
+            FillPath::Scalar => {
+                check::<Portable, KoggeStoneOn<{ FillPath::Scalar as u8 }>>(&entries, 4, u64::MAX)
+            }
+            FillPath::Avx2 => {
+                check::<Portable, KoggeStoneOn<{ FillPath::Avx2 as u8 }>>(&entries, 4, u64::MAX)
+            }
+            FillPath::Avx512 => {
+                check::<Portable, KoggeStoneOn<{ FillPath::Avx512 as u8 }>>(&entries, 4, u64::MAX)
+            }
+        };
+        assert!(
+            checked > 50,
+            "{path:?}: only {checked} counts in tricky.perft"
+        );
+        runs += 1;
+    }
+    assert!(runs >= 1, "the scalar fills always run");
+}
+
 #[test]
 fn qbb_is_built_for_the_stateless_lookups_only() {
     let built: Vec<SliderKind> = SliderKind::ALL
@@ -80,7 +107,8 @@ fn qbb_is_built_for_the_stateless_lookups_only() {
         [
             SliderKind::Magic,
             SliderKind::Pext,
-            SliderKind::Kindergarten
+            SliderKind::Kindergarten,
+            SliderKind::KoggeStone
         ]
     );
     // The macro agrees with `supports` for every backend.

@@ -19,7 +19,7 @@ backend and bit path, and the network's accumulator updates and evaluations per
 second on every vector path (avx512, avx2, sse2, portable) this CPU runs, then
 says which ones brokkr picks and why.
 The qbb row is the quad-bitboard board, which is built for the stateless
-lookups only (magic, pext, kindergarten).
+lookups only (magic, pext, kindergarten, kogge-stone).
   --json   print the results as JSON
   --save   re-measure the fastest bit path and backend against the CPU's
            default in paired runs, and write to the config file (which the

@@ -25,7 +25,7 @@ usage: brokkr perft DEPTH [--fen FEN] [--divide] [--board NAME] [--bits PATH] [-
                    lines, or `epd FEN` lines each followed by `perft DEPTH n` lines
   --max-nodes N    with --epd: skip counts larger than N
   --board NAME     board representation: main (default) or qbb (quad-bitboard;
-                   built for the magic, pext and kindergarten backends only)
+                   built for the magic, pext, kindergarten and kogge-stone backends only)
   --bits PATH      bitscan/popcount path (asm, bmi, table, portable, extern, extern-bmi)
   --slider NAME    slider-attack backend (magic, pext, rotated, kindergarten,
                    rayloop, kogge-stone)
@@ -87,14 +87,11 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
 /// Why `--board qbb` refuses a backend.
 fn qbb_unsupported(kind: SliderKind) -> String {
     format!(
-        "the qbb board is built for the magic, pext and kindergarten backends only, \
+        "the qbb board is built for the magic, pext, kindergarten and kogge-stone backends only, \
          not '{kind}': {}",
         match kind {
             SliderKind::Rotated => {
                 "rotated needs line occupancies kept in make, which the qbb board does not keep"
-            }
-            SliderKind::KoggeStone => {
-                "kogge-stone is not built for it yet (its stateless lookups would ask the CPU for its fill path on every call)"
             }
             _ => "rayloop's technique is emitting moves by walking rays, which the qbb generator does not use",
         }

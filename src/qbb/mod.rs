@@ -47,8 +47,8 @@
 //!
 //! The generator takes slider attacks as sets, from `rook_any`/`bishop_any`, and
 //! keeps no backend state across the flip; so it is built only for the backends
-//! whose technique is exactly that stateless lookup (magic, PEXT, kindergarten),
-//! marked by [`Lookup`]. [`with_qbb_slider!`](crate::with_qbb_slider) dispatches
+//! whose technique is exactly that stateless computation (magic, PEXT,
+//! kindergarten and kogge-stone's fills), marked by [`Lookup`]. [`with_qbb_slider!`](crate::with_qbb_slider) dispatches
 //! a run-time [`SliderKind`] to them.
 //!
 //! # Coordinates
@@ -65,13 +65,15 @@ mod perft;
 
 pub use self::perft::{divide, perft};
 
-use crate::attacks::{Kindergarten, Magic, Pext, Slider, SliderKind};
+use crate::attacks::{Kindergarten, KoggeStoneOn, Magic, Pext, Slider, SliderKind};
 use crate::board::{Board, FenError};
 use crate::types::*;
 
 /// A slider backend the quad-bitboard board is built for: one whose technique is
-/// a stateless attack lookup, `rook_any(sq, occ)` / `bishop_any(sq, occ)`, which
-/// is all this board's generator calls.
+/// a stateless attack computation, `rook_any(sq, occ)` / `bishop_any(sq, occ)`,
+/// which is all this board's generator calls. Kogge-stone's fills are one: they
+/// need only the occupancy (its `rook_any` runs the fill path the CPU has, or the
+/// one a [`KoggeStoneOn`] forces).
 ///
 /// Two backends are left out, because on this board they would not be themselves:
 /// Gk's rotated bitboards are the line-occupancy bytes kept in make, which a board
@@ -85,12 +87,13 @@ pub trait Lookup: Slider {}
 impl Lookup for Magic {}
 impl Lookup for Pext {}
 impl Lookup for Kindergarten {}
+impl<const FILL: u8> Lookup for KoggeStoneOn<FILL> {}
 
 /// Whether the quad-bitboard board is built for backend `kind` (see [`Lookup`]).
 pub const fn supports(kind: SliderKind) -> bool {
     matches!(
         kind,
-        SliderKind::Magic | SliderKind::Pext | SliderKind::Kindergarten
+        SliderKind::Magic | SliderKind::Pext | SliderKind::Kindergarten | SliderKind::KoggeStone
     )
 }
 
@@ -116,6 +119,10 @@ macro_rules! with_qbb_slider {
             }
             $crate::attacks::SliderKind::Kindergarten => {
                 type $S = $crate::attacks::Kindergarten;
+                $body
+            }
+            $crate::attacks::SliderKind::KoggeStone => {
+                type $S = $crate::attacks::KoggeStone;
                 $body
             }
             $k => $other,
