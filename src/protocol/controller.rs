@@ -274,19 +274,27 @@ impl Controller {
 
     /// The settings of the next search, from the options.
     pub fn settings(&self) -> Settings {
+        let skill = crate::search::skill::Skill::from_options(
+            self.opts.limit_strength,
+            self.opts.elo,
+            self.opts.skill_level,
+            book_seed(self.game.board().key()),
+        );
         Settings {
             threads: self.opts.threads,
             multipv: self.opts.multipv,
-            skill: crate::search::skill::Skill::from_options(
-                self.opts.limit_strength,
-                self.opts.elo,
-                self.opts.skill_level,
-                book_seed(self.game.board().key()),
-            ),
+            skill,
             move_overhead: self.opts.move_overhead,
             features: self.opts.features,
             ponder: self.opts.ponder,
-            net: self.opts.net.clone().filter(|_| self.opts.use_nnue),
+            // Below full strength brokkr plays with the hand-written evaluation:
+            // the levels' Elo scale was calibrated with it, and the net plays
+            // about 150 Elo stronger at the same nodes and time.
+            net: self
+                .opts
+                .net
+                .clone()
+                .filter(|_| self.opts.use_nnue && skill.is_none()),
             syzygy: self.opts.syzygy.clone(),
         }
     }
@@ -760,6 +768,33 @@ mod tests {
         assert!(!c.settings().ponder);
         c.opts.ponder = true;
         assert!(c.settings().ponder);
+    }
+
+    #[test]
+    fn a_strength_limit_plays_with_the_calibrated_hand_written_evaluation() {
+        let mut c = Controller::new(Inbox::new(), Protocol::Uci);
+        c.opts.net = Some(std::sync::Arc::new(crate::nnue::Network::from_file(
+            crate::codegen::net::NetFile {
+                hidden: 32,
+                buckets: 1,
+                scale: 400,
+                ft_weights: vec![0; crate::codegen::net::INPUTS * 32],
+                ft_bias: vec![0; 32],
+                out_weights: vec![0; 64],
+                out_bias: vec![0],
+                psqt: vec![0; crate::codegen::net::INPUTS],
+            },
+            "zero",
+        )));
+        assert!(c.settings().net.is_some(), "full strength uses the net");
+        c.opts.limit_strength = true;
+        c.opts.elo = 1500;
+        assert!(c.settings().skill.is_some() && c.settings().net.is_none());
+        c.opts.elo = 2850;
+        assert!(c.settings().net.is_some(), "UCI_Elo 2850 is full strength");
+        c.opts.limit_strength = false;
+        c.opts.skill_level = 5;
+        assert!(c.settings().net.is_none(), "Skill Level 5 is limited too");
     }
 
     #[test]
