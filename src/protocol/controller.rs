@@ -289,7 +289,7 @@ impl Controller {
             ponder: self.opts.ponder,
             // Below full strength brokkr plays with the hand-written evaluation:
             // the levels' Elo scale was calibrated with it, and the net plays
-            // about 150 Elo stronger at the same nodes and time.
+            // about 150 Elo stronger at the same time (60 at the same nodes).
             net: self
                 .opts
                 .net
