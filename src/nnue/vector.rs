@@ -221,10 +221,12 @@ mod x86 {
                         // the counts fixed the row pointers stay in registers and
                         // the loop unrolls (the general loop re-reads the row list
                         // for every chunk).
+                        let (n, d, s) = (dst.len(), dst.as_mut_ptr(), src.as_ptr());
+                        let p = |r: &&[i16]| r.as_ptr();
                         match (add, sub) {
-                            ([a], [s]) => update_fixed(dst, src, [*a], [*s]),
-                            ([a], [s, t]) => update_fixed(dst, src, [*a], [*s, *t]),
-                            ([a, b], [s, t]) => update_fixed(dst, src, [*a, *b], [*s, *t]),
+                            ([a], [b]) => update_fixed(n, d, s, [p(a)], [p(b)]),
+                            ([a], [b, c]) => update_fixed(n, d, s, [p(a)], [p(b), p(c)]),
+                            ([a, b], [c, e]) => update_fixed(n, d, s, [p(a), p(b)], [p(c), p(e)]),
                             _ => update(dst, src, add, sub),
                         }
                     }
@@ -238,53 +240,53 @@ mod x86 {
                 }
             }
 
+            /// Any numbers of rows: a copy, then one row at a time in place (the
+            /// sums wrap, so the order changes nothing). Moves never come here
+            /// (see the dispatch in `Vector::update`).
+            ///
             /// # Safety
             /// The CPU has the feature; every slice has `dst.len()` elements, a
             /// multiple of the lane count.
             #[target_feature(enable = $feature)]
             unsafe fn update(dst: &mut [i16], src: &[i16], add: &[&[i16]], sub: &[&[i16]]) {
                 let n = dst.len();
-                let mut i = 0;
-                while i < n {
-                    // SAFETY (all pointer arithmetic here): i + lanes <= n, and
-                    // every slice holds n elements (checked by the caller).
-                    let mut v = $load(src.as_ptr().add(i) as *const $reg);
-                    for row in add {
-                        v = $add16(v, $load(row.as_ptr().add(i) as *const $reg));
-                    }
-                    for row in sub {
-                        v = $sub16(v, $load(row.as_ptr().add(i) as *const $reg));
-                    }
-                    $store(dst.as_mut_ptr().add(i) as *mut $reg, v);
-                    i += $lanes;
+                let d = dst.as_mut_ptr();
+                // SAFETY: every pointer covers n elements (checked by the caller).
+                update_fixed(n, d, src.as_ptr(), [], []);
+                for row in add {
+                    update_fixed(n, d, d, [row.as_ptr()], []);
+                }
+                for row in sub {
+                    update_fixed(n, d, d, [], [row.as_ptr()]);
                 }
             }
 
-            /// [`update`] with the numbers of rows known at compile time.
+            /// `dst = src + Σ add − Σ sub` over `n` lanes, with the numbers of
+            /// rows known at compile time, so the row pointers stay in registers.
+            /// `dst` may be `src` (each chunk is loaded before it is stored).
             ///
             /// # Safety
-            /// As [`update`].
+            /// The CPU has the feature; `n` is a multiple of the lane count and
+            /// every pointer is valid for `n` elements.
             #[target_feature(enable = $feature)]
             unsafe fn update_fixed<const A: usize, const S: usize>(
-                dst: &mut [i16],
-                src: &[i16],
-                add: [&[i16]; A],
-                sub: [&[i16]; S],
+                n: usize,
+                dst: *mut i16,
+                src: *const i16,
+                add: [*const i16; A],
+                sub: [*const i16; S],
             ) {
-                let n = dst.len();
-                let add = add.map(|r| r.as_ptr());
-                let sub = sub.map(|r| r.as_ptr());
                 let mut i = 0;
                 while i < n {
-                    // SAFETY: as in `update`: i + lanes <= n for every slice.
-                    let mut v = $load(src.as_ptr().add(i) as *const $reg);
+                    // SAFETY: i + lanes <= n for every pointer.
+                    let mut v = $load(src.add(i) as *const $reg);
                     for row in add {
                         v = $add16(v, $load(row.add(i) as *const $reg));
                     }
                     for row in sub {
                         v = $sub16(v, $load(row.add(i) as *const $reg));
                     }
-                    $store(dst.as_mut_ptr().add(i) as *mut $reg, v);
+                    $store(dst.add(i) as *mut $reg, v);
                     i += $lanes;
                 }
             }
