@@ -35,10 +35,10 @@ impl<S: Slider> Board<S> {
             MoveKind::Normal => {
                 let captured = self.mailbox[to];
                 if captured != NO_PIECE {
-                    self.remove(captured as usize, to);
+                    self.remove::<true>(captured as usize, to);
                     self.halfmove = 0;
                 }
-                self.shift(piece, from, to);
+                self.shift::<true>(piece, from, to);
                 if is_pawn(piece) {
                     self.halfmove = 0;
                     double_push = from ^ to == 16
@@ -51,25 +51,25 @@ impl<S: Slider> Board<S> {
             MoveKind::Promotion => {
                 let captured = self.mailbox[to];
                 if captured != NO_PIECE {
-                    self.remove(captured as usize, to);
+                    self.remove::<true>(captured as usize, to);
                 }
-                self.remove(piece, from);
+                self.remove::<true>(piece, from);
                 let kind = m.promotion_kind().map_or(QUEEN, |k| k.index());
-                self.put(code(us, kind), to);
+                self.put::<true>(code(us, kind), to);
                 self.halfmove = 0;
             }
             MoveKind::EnPassant => {
-                self.remove(code(them, PAWN), to ^ 8);
-                self.shift(piece, from, to);
+                self.remove::<true>(code(them, PAWN), to ^ 8);
+                self.shift::<true>(piece, from, to);
                 self.halfmove = 0;
             }
             MoveKind::Castling => {
                 let rook = to;
                 let (king_to, rook_to) = castling_targets(from, rook);
-                self.remove(piece, from);
-                self.remove(code(us, ROOK), rook);
-                self.put(piece, king_to);
-                self.put(code(us, ROOK), rook_to);
+                self.remove::<true>(piece, from);
+                self.remove::<true>(code(us, ROOK), rook);
+                self.put::<true>(piece, king_to);
+                self.put::<true>(code(us, ROOK), rook_to);
             }
         }
 
@@ -334,29 +334,29 @@ impl<S: Slider> Board<S> {
         match m.kind() {
             MoveKind::Normal => {
                 let piece = self.mailbox[to] as usize;
-                self.shift(piece, to, from);
+                self.shift::<false>(piece, to, from);
                 if undo.captured != NO_PIECE {
-                    self.put(undo.captured as usize, to);
+                    self.put::<false>(undo.captured as usize, to);
                 }
             }
             MoveKind::Promotion => {
                 let promoted = self.mailbox[to] as usize;
-                self.remove(promoted, to);
-                self.put(code(us, PAWN), from);
+                self.remove::<false>(promoted, to);
+                self.put::<false>(code(us, PAWN), from);
                 if undo.captured != NO_PIECE {
-                    self.put(undo.captured as usize, to);
+                    self.put::<false>(undo.captured as usize, to);
                 }
             }
             MoveKind::EnPassant => {
-                self.shift(code(us, PAWN), to, from);
-                self.put(code(us ^ 1, PAWN), to ^ 8);
+                self.shift::<false>(code(us, PAWN), to, from);
+                self.put::<false>(code(us ^ 1, PAWN), to ^ 8);
             }
             MoveKind::Castling => {
                 let (king_to, rook_to) = castling_targets(from, to);
-                self.remove(code(us, KING), king_to);
-                self.remove(code(us, ROOK), rook_to);
-                self.put(code(us, KING), from);
-                self.put(code(us, ROOK), to);
+                self.remove::<false>(code(us, KING), king_to);
+                self.remove::<false>(code(us, ROOK), rook_to);
+                self.put::<false>(code(us, KING), from);
+                self.put::<false>(code(us, ROOK), to);
             }
         }
         self.restore(undo);

@@ -411,45 +411,56 @@ impl<S: Slider> Board<S> {
     /// non-pawn material sum kept here measured slower in Kiwipete perft, and
     /// there is no evaluation yet to show such sums would pay for themselves; an
     /// evaluation can add them here and measure.
+    ///
+    /// With `KEYS` false the keys are left alone: unmake restores them whole
+    /// from its record, so updating them piece by piece there was wasted work.
     #[inline(always)]
-    fn put(&mut self, piece: usize, sq: usize) {
+    fn put<const KEYS: bool>(&mut self, piece: usize, sq: usize) {
         let bb = 1u64 << sq;
         self.pieces[kind_of(piece)] |= bb;
         self.colors[color_of(piece)] |= bb;
         self.mailbox[sq] = piece as u8;
-        self.key ^= ZOBRIST_PIECES[piece][sq];
-        if is_pawn(piece) {
-            self.pawn_key ^= ZOBRIST_PIECES[piece][sq];
+        if KEYS {
+            self.key ^= ZOBRIST_PIECES[piece][sq];
+            if is_pawn(piece) {
+                self.pawn_key ^= ZOBRIST_PIECES[piece][sq];
+            }
         }
         S::toggle(&mut self.slider, sq);
     }
 
-    /// Remove the piece on `sq` (which must hold `piece`).
+    /// Remove the piece on `sq` (which must hold `piece`); the keys as in
+    /// [`Board::put`].
     #[inline(always)]
-    fn remove(&mut self, piece: usize, sq: usize) {
+    fn remove<const KEYS: bool>(&mut self, piece: usize, sq: usize) {
         let bb = 1u64 << sq;
         self.pieces[kind_of(piece)] ^= bb;
         self.colors[color_of(piece)] ^= bb;
         self.mailbox[sq] = NO_PIECE;
-        self.key ^= ZOBRIST_PIECES[piece][sq];
-        if is_pawn(piece) {
-            self.pawn_key ^= ZOBRIST_PIECES[piece][sq];
+        if KEYS {
+            self.key ^= ZOBRIST_PIECES[piece][sq];
+            if is_pawn(piece) {
+                self.pawn_key ^= ZOBRIST_PIECES[piece][sq];
+            }
         }
         S::toggle(&mut self.slider, sq);
     }
 
-    /// Move `piece` from `from` to the empty square `to`.
+    /// Move `piece` from `from` to the empty square `to`; the keys as in
+    /// [`Board::put`].
     #[inline(always)]
-    fn shift(&mut self, piece: usize, from: usize, to: usize) {
+    fn shift<const KEYS: bool>(&mut self, piece: usize, from: usize, to: usize) {
         let bb = (1u64 << from) | (1u64 << to);
         self.pieces[kind_of(piece)] ^= bb;
         self.colors[color_of(piece)] ^= bb;
         self.mailbox[from] = NO_PIECE;
         self.mailbox[to] = piece as u8;
-        let k = ZOBRIST_PIECES[piece][from] ^ ZOBRIST_PIECES[piece][to];
-        self.key ^= k;
-        if is_pawn(piece) {
-            self.pawn_key ^= k;
+        if KEYS {
+            let k = ZOBRIST_PIECES[piece][from] ^ ZOBRIST_PIECES[piece][to];
+            self.key ^= k;
+            if is_pawn(piece) {
+                self.pawn_key ^= k;
+            }
         }
         S::toggle(&mut self.slider, from);
         S::toggle(&mut self.slider, to);
