@@ -261,6 +261,7 @@ impl<S: Slider> Board<S> {
             side: Color::White,
             castling: 0,
             castle_rooks: [0; 4],
+            castle_empty: [0; 4],
             ep: NO_SQUARE,
             halfmove: 0,
             fullmove: 1,
@@ -438,6 +439,7 @@ fn parse_castling<S: Slider>(b: &mut Board<S>, field: &str) -> Result<(), FenErr
         }
         b.castling |= 1 << idx;
         b.castle_rooks[idx] = rook.index() as u8;
+        b.castle_empty[idx] = movegen::castling_empty(ksq, rook.index());
         let standard_rook = if king_side { 7 } else { 0 };
         if ksq % 8 != 4 || rook.file() != standard_rook {
             b.chess960 = true;

@@ -140,6 +140,13 @@ pub struct Board<S: Slider = Magic> {
     castling: u8,
     /// The rook square of each castling right (valid while the right is held).
     castle_rooks: [u8; 4],
+    /// For each castling right, the squares that must be empty to castle: those
+    /// the king and the rook cross or land on, less the two of them. Set with
+    /// the right: rights are only ever lost, and while one is held its king and
+    /// rook have not moved, so the mask never changes. The generator tests it
+    /// with one AND instead of building it at every node. Not compared by `==`
+    /// (it follows from the rights, the rooks and the king).
+    castle_empty: [Bitboard; 4],
     ep: u8,
     halfmove: u16,
     fullmove: u16,

@@ -277,40 +277,42 @@ impl<S: Slider> Board<S> {
         if rights == 0 {
             return;
         }
+        // Most nodes that hold a right have pieces in the way: one AND per right
+        // with the mask set up with it rules those out before any attack test.
+        let occ = self.occupied();
+        let king_side = rights & 1 != 0 && occ & self.castle_empty[2 * us] == 0;
+        let queen_side = rights & 2 != 0 && occ & self.castle_empty[2 * us + 1] == 0;
+        if !(king_side || queen_side) {
+            return;
+        }
         let back = if us == 0 { 0 } else { 56 };
         let sets = self.attacker_sets(us ^ 1);
-        if rights & 1 != 0 {
-            self.castle::<B, K>(us, ksq, 0, (back + 6, back + 5), &sets, sink);
+        if king_side {
+            self.castle::<B, K>(us, ksq, 0, back + 6, &sets, sink);
         }
-        if rights & 2 != 0 {
-            self.castle::<B, K>(us, ksq, 1, (back + 2, back + 3), &sets, sink);
+        if queen_side {
+            self.castle::<B, K>(us, ksq, 1, back + 2, &sets, sink);
         }
     }
 
     /// Castling on side `bit` (0 king side, 1 queen side), the king going to
-    /// `king_to` and the rook to `rook_to`, if the squares between are empty and
-    /// the king's path is safe.
+    /// `king_to`, if the king's path is safe (the squares between are known to
+    /// be empty).
     #[inline(always)]
     fn castle<B: Bits, K: Sink>(
         &self,
         us: usize,
         ksq: usize,
         bit: usize,
-        (king_to, rook_to): (usize, usize),
+        king_to: usize,
         sets: &AttackerSets,
         sink: &mut K,
     ) {
-        let occ = self.occupied();
         let rook = self.castle_rooks[2 * us + bit] as usize & 63;
         let movers = (1u64 << ksq) | (1u64 << rook);
-        let king_path = BETWEEN[ksq][king_to] | (1 << king_to);
-        let must_be_empty = (king_path | BETWEEN[rook][rook_to] | (1 << rook_to)) & !movers;
-        if occ & must_be_empty != 0 {
-            return;
-        }
         // The rook may shield the king's path (Chess960), so test without it.
-        let occ_after = occ ^ movers;
-        let mut path = king_path | (1 << ksq);
+        let occ_after = self.occupied() ^ movers;
+        let mut path = BETWEEN[ksq][king_to] | (1 << king_to) | (1 << ksq);
         while path != 0 {
             let sq = B::pop_lsb(&mut path) as usize;
             if self.is_attacked_in::<false>(sq, occ_after, sets) {
@@ -319,6 +321,14 @@ impl<S: Slider> Board<S> {
         }
         sink.push(Move::castling(ksq as u32, rook as u32));
     }
+}
+
+/// The squares that must be empty for the king on `ksq` to castle with the rook
+/// on `rook`: every square either crosses or lands on, but not their own.
+pub(crate) fn castling_empty(ksq: usize, rook: usize) -> Bitboard {
+    let (king_to, rook_to) = make::castling_targets(ksq, rook);
+    let movers = (1u64 << ksq) | (1u64 << rook);
+    (BETWEEN[ksq][king_to] | (1 << king_to) | BETWEEN[rook][rook_to] | (1 << rook_to)) & !movers
 }
 
 /// Send the promotions to `targets` that `stage` wants: all four for `All`, the
