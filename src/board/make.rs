@@ -16,6 +16,25 @@ impl<S: Slider> Board<S> {
     /// en-passant square only when the capture is legal.
     #[inline]
     pub fn make<B: Bits>(&mut self, m: Move) {
+        self.play::<B, true>(m);
+    }
+
+    /// [`Board::make`] for perft alone: the same move on the pieces, castling
+    /// rights, en-passant square, checkers and blockers, but the Zobrist keys,
+    /// the move counters and the rook squares of lost castling rights are left
+    /// as they were. Perft reads none of them, and [`Board::unmake`] restores
+    /// them from its record, so the board is whole again after the unmake; in
+    /// between, `key()` and the counters are stale.
+    #[inline]
+    pub(crate) fn make_without_keys<B: Bits>(&mut self, m: Move) {
+        self.play::<B, false>(m);
+    }
+
+    /// The body of [`Board::make`]; with `KEYS` false, of
+    /// [`Board::make_without_keys`]. A constant at both call sites, so each is
+    /// compiled without the other's tests.
+    #[inline(always)]
+    fn play<B: Bits, const KEYS: bool>(&mut self, m: Move) {
         let us = self.side.index();
         let them = us ^ 1;
         let from = m.from().index();
@@ -23,24 +42,30 @@ impl<S: Slider> Board<S> {
         let piece = self.mailbox[from] as usize;
 
         if self.ep != NO_SQUARE {
-            if self.ep < 64 {
+            if KEYS && self.ep < 64 {
                 self.key ^= ZOBRIST_EN_PASSANT[(self.ep & 7) as usize];
             }
             self.ep = NO_SQUARE;
         }
-        self.halfmove = self.halfmove.saturating_add(1);
+        if KEYS {
+            self.halfmove = self.halfmove.saturating_add(1);
+        }
         let mut double_push = false;
 
         match m.kind() {
             MoveKind::Normal => {
                 let captured = self.mailbox[to];
                 if captured != NO_PIECE {
-                    self.remove::<true>(captured as usize, to);
-                    self.halfmove = 0;
+                    self.remove::<KEYS>(captured as usize, to);
+                    if KEYS {
+                        self.halfmove = 0;
+                    }
                 }
-                self.shift::<true>(piece, from, to);
+                self.shift::<KEYS>(piece, from, to);
                 if is_pawn(piece) {
-                    self.halfmove = 0;
+                    if KEYS {
+                        self.halfmove = 0;
+                    }
                     double_push = from ^ to == 16
                         && PAWN_ATTACKS[us][(from + to) / 2]
                             & self.pieces[PAWN]
@@ -51,36 +76,42 @@ impl<S: Slider> Board<S> {
             MoveKind::Promotion => {
                 let captured = self.mailbox[to];
                 if captured != NO_PIECE {
-                    self.remove::<true>(captured as usize, to);
+                    self.remove::<KEYS>(captured as usize, to);
                 }
-                self.remove::<true>(piece, from);
+                self.remove::<KEYS>(piece, from);
                 let kind = m.promotion_kind().map_or(QUEEN, |k| k.index());
-                self.put::<true>(code(us, kind), to);
-                self.halfmove = 0;
+                self.put::<KEYS>(code(us, kind), to);
+                if KEYS {
+                    self.halfmove = 0;
+                }
             }
             MoveKind::EnPassant => {
-                self.remove::<true>(code(them, PAWN), to ^ 8);
-                self.shift::<true>(piece, from, to);
-                self.halfmove = 0;
+                self.remove::<KEYS>(code(them, PAWN), to ^ 8);
+                self.shift::<KEYS>(piece, from, to);
+                if KEYS {
+                    self.halfmove = 0;
+                }
             }
             MoveKind::Castling => {
                 let rook = to;
                 let (king_to, rook_to) = castling_targets(from, rook);
-                self.remove::<true>(piece, from);
-                self.remove::<true>(code(us, ROOK), rook);
-                self.put::<true>(piece, king_to);
-                self.put::<true>(code(us, ROOK), rook_to);
+                self.remove::<KEYS>(piece, from);
+                self.remove::<KEYS>(code(us, ROOK), rook);
+                self.put::<KEYS>(piece, king_to);
+                self.put::<KEYS>(code(us, ROOK), rook_to);
             }
         }
 
         if self.castling != 0 {
-            self.update_castling::<B>(piece, from, to);
+            self.update_castling::<B, KEYS>(piece, from, to);
         }
-        if us == 1 {
+        if KEYS && us == 1 {
             self.fullmove = self.fullmove.saturating_add(1);
         }
         self.side = self.side.flip();
-        self.key ^= ZOBRIST_SIDE;
+        if KEYS {
+            self.key ^= ZOBRIST_SIDE;
+        }
         self.update_check_state::<B>();
         // Record the en-passant square when an enemy pawn stands beside the pawn,
         // and key it only if the capture is legal, so that positions offering the
@@ -89,7 +120,9 @@ impl<S: Slider> Board<S> {
             let ep = (from + to) / 2;
             if self.ep_capture_exists::<B>(ep) {
                 self.ep = ep as u8;
-                self.key ^= ZOBRIST_EN_PASSANT[ep & 7];
+                if KEYS {
+                    self.key ^= ZOBRIST_EN_PASSANT[ep & 7];
+                }
             } else {
                 self.ep = ep as u8 | EP_UNUSABLE;
             }
@@ -119,9 +152,15 @@ impl<S: Slider> Board<S> {
     }
 
     /// Drop the rights whose king or rook this move touched.
+    ///
+    /// With `KEYS` false only the rights change (see [`Board::make_without_keys`]).
     #[inline(always)]
-    fn update_castling<B: Bits>(&mut self, piece: usize, from: usize, to: usize) {
+    fn update_castling<B: Bits, const KEYS: bool>(&mut self, piece: usize, from: usize, to: usize) {
         let rights = self.rights_after(piece, from, to);
+        if !KEYS {
+            self.castling = rights;
+            return;
+        }
         if rights != self.castling {
             self.key ^= castling_key::<B>(self.castling, &self.castle_rooks);
             // Forget the rooks of lost rights, so equal positions compare equal.
@@ -323,8 +362,21 @@ impl<S: Slider> Board<S> {
         undo
     }
 
+    /// [`Board::make_undoable`] with [`Board::make_without_keys`], for perft.
+    #[inline]
+    pub(crate) fn make_undoable_without_keys<B: Bits>(&mut self, m: Move) -> Undo {
+        let captured = match m.kind() {
+            MoveKind::Normal | MoveKind::Promotion => self.mailbox[m.to().index()],
+            _ => NO_PIECE,
+        };
+        let undo = self.undo_record(captured);
+        self.make_without_keys::<B>(m);
+        undo
+    }
+
     /// Take back `m`, which must be the last move made with
-    /// [`Board::make_undoable`] (returning `undo`).
+    /// [`Board::make_undoable`] or [`Board::make_undoable_without_keys`]
+    /// (returning `undo`).
     #[inline]
     pub fn unmake(&mut self, m: Move, undo: &Undo) {
         self.side = self.side.flip();
@@ -368,6 +420,48 @@ mod tests {
     use crate::attacks::Magic;
     use crate::bits::{Counting, Portable};
     use crate::board::Board;
+
+    /// Perft's make leaves the keys, the counters and lost rights' rooks
+    /// alone but plays everything else as make does, and unmake after it gives
+    /// back the board it started from.
+    #[test]
+    fn make_without_keys_differs_from_make_only_in_what_perft_never_reads() {
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+            "1r2k2r/8/8/8/8/8/8/R3K1R1 w KQk - 0 1",
+        ];
+        for fen in fens {
+            let b = Board::<Magic>::from_fen(fen).unwrap();
+            for m in b.legal_moves::<Portable>().iter() {
+                let mut fast = b;
+                let undo = fast.make_undoable_without_keys::<Portable>(m);
+                let full = b.with_move::<Portable>(m);
+                assert_eq!(
+                    fast.legal_moves::<Portable>().as_slice(),
+                    full.legal_moves::<Portable>().as_slice(),
+                    "{fen} {m:?}"
+                );
+                assert_eq!(fast.checkers(), full.checkers(), "{fen} {m:?}");
+                assert_eq!(fast.pinned(), full.pinned(), "{fen} {m:?}");
+                assert_eq!(fast.ep_square(), full.ep_square(), "{fen} {m:?}");
+                assert_eq!(
+                    fast.castling_rights(),
+                    full.castling_rights(),
+                    "{fen} {m:?}"
+                );
+                let fields = |b: &Board<Magic>| -> Vec<String> {
+                    b.to_fen().split(' ').take(4).map(str::to_string).collect()
+                };
+                assert_eq!(fields(&fast), fields(&full), "{fen} {m:?}");
+                fast.unmake(m, &undo);
+                assert_eq!(fast, b, "{fen} {m:?}");
+                assert_eq!(fast.key(), b.key(), "{fen} {m:?}");
+            }
+        }
+    }
 
     /// make and make_null scan with the path they are given (what `bench --bits`
     /// measures), and the path changes nothing but the speed.

@@ -134,7 +134,7 @@ pub fn perft_unmake<B: Bits, S: Slider>(b: &mut Board<S>, depth: u32) -> u64 {
             let moves = b.legal_moves::<B>();
             let mut nodes = 0;
             for m in moves.iter() {
-                let undo = b.make_undoable::<B>(m);
+                let undo = b.make_undoable_without_keys::<B>(m);
                 nodes += perft_unmake::<B, S>(b, depth - 1);
                 b.unmake(m, &undo);
             }
