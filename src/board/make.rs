@@ -299,6 +299,17 @@ pub(crate) fn castling_targets(from: usize, rook: usize) -> (usize, usize) {
     }
 }
 
+/// What [`Board::unmake_without_keys`] needs to take a perft move back: the
+/// state [`Board::make_without_keys`] changes, and no more.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PerftUndo {
+    captured: u8,
+    castling: u8,
+    ep: u8,
+    checkers: Bitboard,
+    blockers: Bitboard,
+}
+
 /// What [`Board::make_undoable`] needs to take a move back.
 #[derive(Clone, Copy, Debug)]
 pub struct Undo {
@@ -362,24 +373,53 @@ impl<S: Slider> Board<S> {
         undo
     }
 
-    /// [`Board::make_undoable`] with [`Board::make_without_keys`], for perft.
-    #[inline]
-    pub(crate) fn make_undoable_without_keys<B: Bits>(&mut self, m: Move) -> Undo {
+    /// [`Board::make_undoable`] with [`Board::make_without_keys`], for perft:
+    /// the record holds only what that make changes.
+    #[inline(always)]
+    pub(crate) fn make_undoable_without_keys<B: Bits>(&mut self, m: Move) -> PerftUndo {
         let captured = match m.kind() {
             MoveKind::Normal | MoveKind::Promotion => self.mailbox[m.to().index()],
             _ => NO_PIECE,
         };
-        let undo = self.undo_record(captured);
+        let undo = PerftUndo {
+            captured,
+            castling: self.castling,
+            ep: self.ep,
+            checkers: self.checkers,
+            blockers: self.blockers,
+        };
         self.make_without_keys::<B>(m);
         undo
     }
 
     /// Take back `m`, which must be the last move made with
-    /// [`Board::make_undoable`] or [`Board::make_undoable_without_keys`]
-    /// (returning `undo`).
+    /// [`Board::make_undoable_without_keys`] (returning `undo`). Inlined into
+    /// perft's loop, unlike [`Board::unmake`], which the search calls from
+    /// many places.
+    #[inline(always)]
+    pub(crate) fn unmake_without_keys(&mut self, m: Move, undo: &PerftUndo) {
+        self.side = self.side.flip();
+        self.unmove(m, undo.captured);
+        self.castling = undo.castling;
+        self.ep = undo.ep;
+        self.checkers = undo.checkers;
+        self.blockers = undo.blockers;
+    }
+
+    /// Take back `m`, which must be the last move made with
+    /// [`Board::make_undoable`] (returning `undo`).
     #[inline]
     pub fn unmake(&mut self, m: Move, undo: &Undo) {
         self.side = self.side.flip();
+        self.unmove(m, undo.captured);
+        self.restore(undo);
+    }
+
+    /// Put the pieces of `m` back where they stood, `captured` (a piece code or
+    /// `NO_PIECE`) on its square again, with the side to move already flipped
+    /// back. The keys are left to the caller's record.
+    #[inline(always)]
+    fn unmove(&mut self, m: Move, captured: u8) {
         let us = self.side.index();
         let from = m.from().index();
         let to = m.to().index();
@@ -387,16 +427,16 @@ impl<S: Slider> Board<S> {
             MoveKind::Normal => {
                 let piece = self.mailbox[to] as usize;
                 self.shift::<false>(piece, to, from);
-                if undo.captured != NO_PIECE {
-                    self.put::<false>(undo.captured as usize, to);
+                if captured != NO_PIECE {
+                    self.put::<false>(captured as usize, to);
                 }
             }
             MoveKind::Promotion => {
                 let promoted = self.mailbox[to] as usize;
                 self.remove::<false>(promoted, to);
                 self.put::<false>(code(us, PAWN), from);
-                if undo.captured != NO_PIECE {
-                    self.put::<false>(undo.captured as usize, to);
+                if captured != NO_PIECE {
+                    self.put::<false>(captured as usize, to);
                 }
             }
             MoveKind::EnPassant => {
@@ -411,7 +451,6 @@ impl<S: Slider> Board<S> {
                 self.put::<false>(code(us, ROOK), to);
             }
         }
-        self.restore(undo);
     }
 }
 
@@ -456,7 +495,7 @@ mod tests {
                     b.to_fen().split(' ').take(4).map(str::to_string).collect()
                 };
                 assert_eq!(fields(&fast), fields(&full), "{fen} {m:?}");
-                fast.unmake(m, &undo);
+                fast.unmake_without_keys(m, &undo);
                 assert_eq!(fast, b, "{fen} {m:?}");
                 assert_eq!(fast.key(), b.key(), "{fen} {m:?}");
             }

@@ -126,6 +126,11 @@ fn parse_count(text: &str, line: usize) -> Result<(u32, u64), String> {
 }
 
 /// Perft with make/unmake on one board, which is left as it was.
+///
+/// The moves are made with `Board::make_without_keys`: perft never reads the
+/// Zobrist keys or the move counters, so they are not updated on the way down
+/// (unmake puts the board back whole). Every other part of the position is
+/// kept as the search's make keeps it.
 pub fn perft_unmake<B: Bits, S: Slider>(b: &mut Board<S>, depth: u32) -> u64 {
     match depth {
         0 => 1,
@@ -135,8 +140,15 @@ pub fn perft_unmake<B: Bits, S: Slider>(b: &mut Board<S>, depth: u32) -> u64 {
             let mut nodes = 0;
             for m in moves.iter() {
                 let undo = b.make_undoable_without_keys::<B>(m);
-                nodes += perft_unmake::<B, S>(b, depth - 1);
-                b.unmake(m, &undo);
+                // One ply above the leaves, count directly: a call of this
+                // function only to reach the `1` arm cost its prologue and
+                // epilogue at every one of those nodes.
+                nodes += if depth == 2 {
+                    b.count_moves::<B>()
+                } else {
+                    perft_unmake::<B, S>(b, depth - 1)
+                };
+                b.unmake_without_keys(m, &undo);
             }
             nodes
         }
