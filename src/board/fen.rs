@@ -262,6 +262,8 @@ impl<S: Slider> Board<S> {
             castling: 0,
             castle_rooks: [0; 4],
             castle_empty: [0; 4],
+            castle_path: [0; 4],
+            castle_squares: 0,
             ep: NO_SQUARE,
             halfmove: 0,
             fullmove: 1,
@@ -440,6 +442,8 @@ fn parse_castling<S: Slider>(b: &mut Board<S>, field: &str) -> Result<(), FenErr
         b.castling |= 1 << idx;
         b.castle_rooks[idx] = rook.index() as u8;
         b.castle_empty[idx] = movegen::castling_empty(ksq, rook.index());
+        b.castle_path[idx] = movegen::castling_path(ksq, rook.index());
+        b.castle_squares |= (1 << ksq) | rook.bb();
         let standard_rook = if king_side { 7 } else { 0 };
         if ksq % 8 != 4 || rook.file() != standard_rook {
             b.chess960 = true;

@@ -132,10 +132,9 @@ impl<S: Slider> Board<S> {
     /// The castling rights a move from `from` to `to` by `piece` leaves.
     #[inline(always)]
     fn rights_after(&self, piece: usize, from: usize, to: usize) -> u8 {
-        // Castling kings and rooks stand on the first or last rank: most moves
-        // touch neither, which one test shows.
-        const BACK_RANKS: Bitboard = 0xFF00_0000_0000_00FF;
-        if ((1u64 << from) | (1u64 << to)) & BACK_RANKS == 0 {
+        // Most moves touch none of the castling kings' and rooks' squares,
+        // which one test shows.
+        if ((1u64 << from) | (1u64 << to)) & self.castle_squares == 0 {
             return self.castling;
         }
         let mut lost = 0u8;

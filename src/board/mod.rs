@@ -147,6 +147,17 @@ pub struct Board<S: Slider = Magic> {
     /// with one AND instead of building it at every node. Not compared by `==`
     /// (it follows from the rights, the rooks and the king).
     castle_empty: [Bitboard; 4],
+    /// For each castling right, the squares on which the king must not be
+    /// attacked to castle: its path to its target square, and its own square
+    /// only when a piece could stand beyond the rook on the rank. Castling is
+    /// tried only out of check, and lifting the rook opens no other line to the
+    /// king: with the rook on the a- or h-file (standard chess) that test is
+    /// spent. Set with the right, like `castle_empty`.
+    castle_path: [Bitboard; 4],
+    /// The squares of the kings and rooks of the castling rights the position
+    /// started with: a move that neither leaves nor lands on one of them takes
+    /// no right away (make tests this before looking at the rights).
+    castle_squares: Bitboard,
     ep: u8,
     halfmove: u16,
     fullmove: u16,

@@ -285,34 +285,30 @@ impl<S: Slider> Board<S> {
         if !(king_side || queen_side) {
             return;
         }
-        let back = if us == 0 { 0 } else { 56 };
         let sets = self.attacker_sets(us ^ 1);
         if king_side {
-            self.castle::<B, K>(us, ksq, 0, back + 6, &sets, sink);
+            self.castle::<B, K>(2 * us, ksq, &sets, sink);
         }
         if queen_side {
-            self.castle::<B, K>(us, ksq, 1, back + 2, &sets, sink);
+            self.castle::<B, K>(2 * us + 1, ksq, &sets, sink);
         }
     }
 
-    /// Castling on side `bit` (0 king side, 1 queen side), the king going to
-    /// `king_to`, if the king's path is safe (the squares between are known to
-    /// be empty).
+    /// Castling with right `index` (see [`castling::index`]), if the king's
+    /// path is safe (the squares between are known to be empty).
     #[inline(always)]
     fn castle<B: Bits, K: Sink>(
         &self,
-        us: usize,
+        index: usize,
         ksq: usize,
-        bit: usize,
-        king_to: usize,
         sets: &AttackerSets,
         sink: &mut K,
     ) {
-        let rook = self.castle_rooks[2 * us + bit] as usize & 63;
+        let rook = self.castle_rooks[index & 3] as usize & 63;
         let movers = (1u64 << ksq) | (1u64 << rook);
         // The rook may shield the king's path (Chess960), so test without it.
         let occ_after = self.occupied() ^ movers;
-        let mut path = BETWEEN[ksq][king_to] | (1 << king_to) | (1 << ksq);
+        let mut path = self.castle_path[index & 3];
         while path != 0 {
             let sq = B::pop_lsb(&mut path) as usize;
             if self.is_attacked_in::<false>(sq, occ_after, sets) {
@@ -321,6 +317,15 @@ impl<S: Slider> Board<S> {
         }
         sink.push(Move::castling(ksq as u32, rook as u32));
     }
+}
+
+/// The squares on which the king on `ksq`, castling with the rook on `rook`,
+/// must not be attacked: its path and target, and its own square only if the
+/// rook is off the a- and h-files (see `Board::castle_path`).
+pub(crate) fn castling_path(ksq: usize, rook: usize) -> Bitboard {
+    let (king_to, _) = make::castling_targets(ksq, rook);
+    let beyond_rook = rook % 8 != 0 && rook % 8 != 7;
+    BETWEEN[ksq][king_to] | (1 << king_to) | if beyond_rook { 1 << ksq } else { 0 }
 }
 
 /// The squares that must be empty for the king on `ksq` to castle with the rook
