@@ -22,9 +22,10 @@ impl<S: Slider> Board<S> {
     /// [`Board::make`] for perft alone: the same move on the pieces, castling
     /// rights, en-passant square, checkers and blockers, but the Zobrist keys,
     /// the move counters and the rook squares of lost castling rights are left
-    /// as they were. Perft reads none of them, and [`Board::unmake`] restores
-    /// them from its record, so the board is whole again after the unmake; in
-    /// between, `key()` and the counters are stale.
+    /// as they were. Perft reads none of them, and since they never change on
+    /// the way down the board is whole again after
+    /// [`Board::unmake_without_keys`]; in between, `key()` and the counters are
+    /// stale.
     #[inline]
     pub(crate) fn make_without_keys<B: Bits>(&mut self, m: Move) {
         self.play::<B, false>(m);

@@ -156,7 +156,8 @@ pub struct Board<S: Slider = Magic> {
     castle_path: [Bitboard; 4],
     /// The squares of the kings and rooks of the castling rights the position
     /// started with: a move that neither leaves nor lands on one of them takes
-    /// no right away (make tests this before looking at the rights).
+    /// no right away (make tests this before looking at the rights). Not
+    /// compared by `==`, like the two masks above.
     castle_squares: Bitboard,
     ep: u8,
     halfmove: u16,

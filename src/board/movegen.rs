@@ -324,7 +324,8 @@ impl<S: Slider> Board<S> {
 /// rook is off the a- and h-files (see `Board::castle_path`).
 pub(crate) fn castling_path(ksq: usize, rook: usize) -> Bitboard {
     let (king_to, _) = make::castling_targets(ksq, rook);
-    let beyond_rook = rook % 8 != 0 && rook % 8 != 7;
+    let file = rook & 7;
+    let beyond_rook = file != 0 && file != 7;
     BETWEEN[ksq][king_to] | (1 << king_to) | if beyond_rook { 1 << ksq } else { 0 }
 }
 
