@@ -41,6 +41,10 @@ impl<S: Slider> Board<S> {
         let from = m.from().index();
         let to = m.to().index();
         let piece = self.mailbox[from] as usize;
+        // The king of the side to move next: no move of ours moves it, so it
+        // is read before the pieces change and stays off the chain of stores
+        // that the new side's checkers and blockers wait for.
+        let their_king = self.ksq::<B>(them);
 
         if self.ep != NO_SQUARE {
             if KEYS && self.ep < 64 {
@@ -57,13 +61,13 @@ impl<S: Slider> Board<S> {
             MoveKind::Normal => {
                 let captured = self.mailbox[to];
                 if captured != NO_PIECE {
-                    self.remove::<KEYS>(captured as usize, to);
+                    self.remove::<KEYS>(them, captured as usize, to);
                     if KEYS {
                         self.halfmove = 0;
                     }
                 }
-                self.shift::<KEYS>(piece, from, to);
-                if is_pawn(piece) {
+                self.shift::<KEYS>(us, piece, from, to);
+                if piece == code(us, PAWN) {
                     if KEYS {
                         self.halfmove = 0;
                     }
@@ -77,18 +81,18 @@ impl<S: Slider> Board<S> {
             MoveKind::Promotion => {
                 let captured = self.mailbox[to];
                 if captured != NO_PIECE {
-                    self.remove::<KEYS>(captured as usize, to);
+                    self.remove::<KEYS>(them, captured as usize, to);
                 }
-                self.remove::<KEYS>(piece, from);
+                self.remove::<KEYS>(us, piece, from);
                 let kind = m.promotion_kind().map_or(QUEEN, |k| k.index());
-                self.put::<KEYS>(code(us, kind), to);
+                self.put::<KEYS>(us, code(us, kind), to);
                 if KEYS {
                     self.halfmove = 0;
                 }
             }
             MoveKind::EnPassant => {
-                self.remove::<KEYS>(code(them, PAWN), to ^ 8);
-                self.shift::<KEYS>(piece, from, to);
+                self.remove::<KEYS>(them, code(them, PAWN), to ^ 8);
+                self.shift::<KEYS>(us, piece, from, to);
                 if KEYS {
                     self.halfmove = 0;
                 }
@@ -96,10 +100,10 @@ impl<S: Slider> Board<S> {
             MoveKind::Castling => {
                 let rook = to;
                 let (king_to, rook_to) = castling_targets(from, rook);
-                self.remove::<KEYS>(piece, from);
-                self.remove::<KEYS>(code(us, ROOK), rook);
-                self.put::<KEYS>(piece, king_to);
-                self.put::<KEYS>(code(us, ROOK), rook_to);
+                self.remove::<KEYS>(us, piece, from);
+                self.remove::<KEYS>(us, code(us, ROOK), rook);
+                self.put::<KEYS>(us, piece, king_to);
+                self.put::<KEYS>(us, code(us, ROOK), rook_to);
             }
         }
 
@@ -113,7 +117,7 @@ impl<S: Slider> Board<S> {
         if KEYS {
             self.key ^= ZOBRIST_SIDE;
         }
-        self.update_check_state::<B>();
+        self.update_check_state_at::<B>(their_king);
         // Record the en-passant square when an enemy pawn stands beside the pawn,
         // and key it only if the capture is legal, so that positions offering the
         // same moves have equal keys (the FEN parser agrees).
@@ -430,29 +434,29 @@ impl<S: Slider> Board<S> {
         match m.kind() {
             MoveKind::Normal => {
                 let piece = self.mailbox[to] as usize;
-                self.shift::<false>(piece, to, from);
+                self.shift::<false>(us, piece, to, from);
                 if captured != NO_PIECE {
-                    self.put::<false>(captured as usize, to);
+                    self.put::<false>(us ^ 1, captured as usize, to);
                 }
             }
             MoveKind::Promotion => {
                 let promoted = self.mailbox[to] as usize;
-                self.remove::<false>(promoted, to);
-                self.put::<false>(code(us, PAWN), from);
+                self.remove::<false>(us, promoted, to);
+                self.put::<false>(us, code(us, PAWN), from);
                 if captured != NO_PIECE {
-                    self.put::<false>(captured as usize, to);
+                    self.put::<false>(us ^ 1, captured as usize, to);
                 }
             }
             MoveKind::EnPassant => {
-                self.shift::<false>(code(us, PAWN), to, from);
-                self.put::<false>(code(us ^ 1, PAWN), to ^ 8);
+                self.shift::<false>(us, code(us, PAWN), to, from);
+                self.put::<false>(us ^ 1, code(us ^ 1, PAWN), to ^ 8);
             }
             MoveKind::Castling => {
                 let (king_to, rook_to) = castling_targets(from, to);
-                self.remove::<false>(code(us, KING), king_to);
-                self.remove::<false>(code(us, ROOK), rook_to);
-                self.put::<false>(code(us, KING), from);
-                self.put::<false>(code(us, ROOK), to);
+                self.remove::<false>(us, code(us, KING), king_to);
+                self.remove::<false>(us, code(us, ROOK), rook_to);
+                self.put::<false>(us, code(us, KING), from);
+                self.put::<false>(us, code(us, ROOK), to);
             }
         }
     }

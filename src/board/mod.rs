@@ -70,6 +70,18 @@ pub(crate) const fn color_of(code: usize) -> usize {
     code / 6
 }
 
+/// The kind of a mailbox piece code whose colour the caller knows (make and
+/// unmake always do: the mover is the side to move's, a captured piece the
+/// other side's). One subtraction from the side to move, where [`kind_of`] and
+/// [`color_of`] divide the code read from the mailbox by 6: in perft that
+/// division sat on the chain from the mailbox load to the bitboards' stores
+/// that the new side's checkers wait for (docs/speed.md). A wrong colour gives
+/// an index out of `pieces`, which panics, never a wrong board.
+#[inline(always)]
+pub(crate) const fn kind_of_colored(code: usize, color: usize) -> usize {
+    code.wrapping_sub(color * 6)
+}
+
 /// Whether a mailbox piece code is a pawn.
 #[inline(always)]
 pub(crate) const fn is_pawn(piece: usize) -> bool {
@@ -434,14 +446,15 @@ impl<S: Slider> Board<S> {
     /// With `KEYS` false the keys are left alone: unmake restores them whole
     /// from its record, so updating them piece by piece there was wasted work.
     #[inline(always)]
-    fn put<const KEYS: bool>(&mut self, piece: usize, sq: usize) {
+    fn put<const KEYS: bool>(&mut self, color: usize, piece: usize, sq: usize) {
         let bb = 1u64 << sq;
-        self.pieces[kind_of(piece)] |= bb;
-        self.colors[color_of(piece)] |= bb;
+        let kind = kind_of_colored(piece, color);
+        self.pieces[kind] |= bb;
+        self.colors[color] |= bb;
         self.mailbox[sq] = piece as u8;
         if KEYS {
             self.key ^= ZOBRIST_PIECES[piece][sq];
-            if is_pawn(piece) {
+            if kind == PAWN {
                 self.pawn_key ^= ZOBRIST_PIECES[piece][sq];
             }
         }
@@ -451,14 +464,15 @@ impl<S: Slider> Board<S> {
     /// Remove the piece on `sq` (which must hold `piece`); the keys as in
     /// [`Board::put`].
     #[inline(always)]
-    fn remove<const KEYS: bool>(&mut self, piece: usize, sq: usize) {
+    fn remove<const KEYS: bool>(&mut self, color: usize, piece: usize, sq: usize) {
         let bb = 1u64 << sq;
-        self.pieces[kind_of(piece)] ^= bb;
-        self.colors[color_of(piece)] ^= bb;
+        let kind = kind_of_colored(piece, color);
+        self.pieces[kind] ^= bb;
+        self.colors[color] ^= bb;
         self.mailbox[sq] = NO_PIECE;
         if KEYS {
             self.key ^= ZOBRIST_PIECES[piece][sq];
-            if is_pawn(piece) {
+            if kind == PAWN {
                 self.pawn_key ^= ZOBRIST_PIECES[piece][sq];
             }
         }
@@ -468,16 +482,17 @@ impl<S: Slider> Board<S> {
     /// Move `piece` from `from` to the empty square `to`; the keys as in
     /// [`Board::put`].
     #[inline(always)]
-    fn shift<const KEYS: bool>(&mut self, piece: usize, from: usize, to: usize) {
+    fn shift<const KEYS: bool>(&mut self, color: usize, piece: usize, from: usize, to: usize) {
         let bb = (1u64 << from) | (1u64 << to);
-        self.pieces[kind_of(piece)] ^= bb;
-        self.colors[color_of(piece)] ^= bb;
+        let kind = kind_of_colored(piece, color);
+        self.pieces[kind] ^= bb;
+        self.colors[color] ^= bb;
         self.mailbox[from] = NO_PIECE;
         self.mailbox[to] = piece as u8;
         if KEYS {
             let k = ZOBRIST_PIECES[piece][from] ^ ZOBRIST_PIECES[piece][to];
             self.key ^= k;
-            if is_pawn(piece) {
+            if kind == PAWN {
                 self.pawn_key ^= k;
             }
         }

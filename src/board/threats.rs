@@ -157,8 +157,13 @@ impl<S: Slider> Board<S> {
     /// pins by x-ray ([`Slider::XRAY_PINS`]) keeps the lookups.
     #[inline(always)]
     pub(crate) fn update_check_state<B: Bits>(&mut self) {
+        self.update_check_state_at::<B>(self.ksq::<B>(self.side.index()));
+    }
+
+    /// [`Board::update_check_state`] with the side to move's king on `ksq`.
+    #[inline(always)]
+    pub(crate) fn update_check_state_at<B: Bits>(&mut self, ksq: usize) {
         let us = self.side.index();
-        let ksq = self.ksq::<B>(us);
         let enemy = self.colors[us ^ 1];
         if S::XRAY_PINS {
             // A king never gives check: leave kings out of the test.
