@@ -291,7 +291,7 @@ fn parse_placement<S: Slider>(b: &mut Board<S>, placement: &str) -> Result<(), F
             } else {
                 let p = Piece::from_fen_char(c).ok_or(FenError::BadPiece(c))?;
                 if file < 8 {
-                    b.put::<true>(p.color().index(), p.index(), rank as usize * 8 + file);
+                    b.put::<true, true>(p.color().index(), p.index(), rank as usize * 8 + file);
                 }
                 file += 1;
             }

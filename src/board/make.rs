@@ -16,7 +16,7 @@ impl<S: Slider> Board<S> {
     /// en-passant square only when the capture is legal.
     #[inline]
     pub fn make<B: Bits>(&mut self, m: Move) {
-        self.play::<B, true>(m);
+        self.play::<B, true, true>(m);
     }
 
     /// [`Board::make`] for perft alone: the same move on the pieces, castling
@@ -28,14 +28,15 @@ impl<S: Slider> Board<S> {
     /// stale.
     #[inline]
     pub(crate) fn make_without_keys<B: Bits>(&mut self, m: Move) {
-        self.play::<B, false>(m);
+        self.play::<B, false, true>(m);
     }
 
     /// The body of [`Board::make`]; with `KEYS` false, of
-    /// [`Board::make_without_keys`]. A constant at both call sites, so each is
-    /// compiled without the other's tests.
+    /// [`Board::make_without_keys`]; with `MAILBOX` false as well, of
+    /// [`Board::make_leaf`]. Constants at every call site, so each is compiled
+    /// without the others' tests.
     #[inline(always)]
-    fn play<B: Bits, const KEYS: bool>(&mut self, m: Move) {
+    fn play<B: Bits, const KEYS: bool, const MAILBOX: bool>(&mut self, m: Move) {
         let us = self.side.index();
         let them = us ^ 1;
         let from = m.from().index();
@@ -61,12 +62,12 @@ impl<S: Slider> Board<S> {
             MoveKind::Normal => {
                 let captured = self.mailbox[to];
                 if captured != NO_PIECE {
-                    self.remove::<KEYS>(them, captured as usize, to);
+                    self.remove::<KEYS, MAILBOX>(them, captured as usize, to);
                     if KEYS {
                         self.halfmove = 0;
                     }
                 }
-                self.shift::<KEYS>(us, piece, from, to);
+                self.shift::<KEYS, MAILBOX>(us, piece, from, to);
                 if piece == code(us, PAWN) {
                     if KEYS {
                         self.halfmove = 0;
@@ -81,18 +82,18 @@ impl<S: Slider> Board<S> {
             MoveKind::Promotion => {
                 let captured = self.mailbox[to];
                 if captured != NO_PIECE {
-                    self.remove::<KEYS>(them, captured as usize, to);
+                    self.remove::<KEYS, MAILBOX>(them, captured as usize, to);
                 }
-                self.remove::<KEYS>(us, piece, from);
+                self.remove::<KEYS, MAILBOX>(us, piece, from);
                 let kind = m.promotion_kind().map_or(QUEEN, |k| k.index());
-                self.put::<KEYS>(us, code(us, kind), to);
+                self.put::<KEYS, MAILBOX>(us, code(us, kind), to);
                 if KEYS {
                     self.halfmove = 0;
                 }
             }
             MoveKind::EnPassant => {
-                self.remove::<KEYS>(them, code(them, PAWN), to ^ 8);
-                self.shift::<KEYS>(us, piece, from, to);
+                self.remove::<KEYS, MAILBOX>(them, code(them, PAWN), to ^ 8);
+                self.shift::<KEYS, MAILBOX>(us, piece, from, to);
                 if KEYS {
                     self.halfmove = 0;
                 }
@@ -100,10 +101,10 @@ impl<S: Slider> Board<S> {
             MoveKind::Castling => {
                 let rook = to;
                 let (king_to, rook_to) = castling_targets(from, rook);
-                self.remove::<KEYS>(us, piece, from);
-                self.remove::<KEYS>(us, code(us, ROOK), rook);
-                self.put::<KEYS>(us, piece, king_to);
-                self.put::<KEYS>(us, code(us, ROOK), rook_to);
+                self.remove::<KEYS, MAILBOX>(us, piece, from);
+                self.remove::<KEYS, MAILBOX>(us, code(us, ROOK), rook);
+                self.put::<KEYS, MAILBOX>(us, piece, king_to);
+                self.put::<KEYS, MAILBOX>(us, code(us, ROOK), rook_to);
             }
         }
 
@@ -400,6 +401,31 @@ impl<S: Slider> Board<S> {
         undo
     }
 
+    /// [`Board::make_without_keys`] that leaves the mailbox as it was too, for
+    /// perft's last ply but one, whose children are only counted: the
+    /// generator reads bitboards alone, and make reads the mailbox only on the
+    /// squares of the move, which stay right as long as every move played on
+    /// the board is taken back with [`Board::unmake_leaf`] before the next.
+    #[inline(always)]
+    pub(crate) fn make_leaf<B: Bits>(&mut self, m: Move) {
+        self.play::<B, false, false>(m);
+    }
+
+    /// Take back the last move made with [`Board::make_leaf`] by copying back
+    /// what it changed from `parent`, the board it was played on: no
+    /// dispatch on the move, and no chain through the bitboards it changed.
+    #[inline(always)]
+    pub(crate) fn unmake_leaf(&mut self, parent: &Board<S>) {
+        self.pieces = parent.pieces;
+        self.colors = parent.colors;
+        self.slider = parent.slider;
+        self.side = parent.side;
+        self.castling = parent.castling;
+        self.ep = parent.ep;
+        self.checkers = parent.checkers;
+        self.blockers = parent.blockers;
+    }
+
     /// Take back `m`, which must be the last move made with
     /// [`Board::make_undoable_without_keys`] (returning `undo`). Inlined into
     /// perft's loop, unlike [`Board::unmake`], which the search calls from
@@ -434,29 +460,29 @@ impl<S: Slider> Board<S> {
         match m.kind() {
             MoveKind::Normal => {
                 let piece = self.mailbox[to] as usize;
-                self.shift::<false>(us, piece, to, from);
+                self.shift::<false, true>(us, piece, to, from);
                 if captured != NO_PIECE {
-                    self.put::<false>(us ^ 1, captured as usize, to);
+                    self.put::<false, true>(us ^ 1, captured as usize, to);
                 }
             }
             MoveKind::Promotion => {
                 let promoted = self.mailbox[to] as usize;
-                self.remove::<false>(us, promoted, to);
-                self.put::<false>(us, code(us, PAWN), from);
+                self.remove::<false, true>(us, promoted, to);
+                self.put::<false, true>(us, code(us, PAWN), from);
                 if captured != NO_PIECE {
-                    self.put::<false>(us ^ 1, captured as usize, to);
+                    self.put::<false, true>(us ^ 1, captured as usize, to);
                 }
             }
             MoveKind::EnPassant => {
-                self.shift::<false>(us, code(us, PAWN), to, from);
-                self.put::<false>(us ^ 1, code(us ^ 1, PAWN), to ^ 8);
+                self.shift::<false, true>(us, code(us, PAWN), to, from);
+                self.put::<false, true>(us ^ 1, code(us ^ 1, PAWN), to ^ 8);
             }
             MoveKind::Castling => {
                 let (king_to, rook_to) = castling_targets(from, to);
-                self.remove::<false>(us, code(us, KING), king_to);
-                self.remove::<false>(us, code(us, ROOK), rook_to);
-                self.put::<false>(us, code(us, KING), from);
-                self.put::<false>(us, code(us, ROOK), to);
+                self.remove::<false, true>(us, code(us, KING), king_to);
+                self.remove::<false, true>(us, code(us, ROOK), rook_to);
+                self.put::<false, true>(us, code(us, KING), from);
+                self.put::<false, true>(us, code(us, ROOK), to);
             }
         }
     }
@@ -509,6 +535,42 @@ mod tests {
                 fast.unmake_without_keys(m, &undo);
                 assert_eq!(fast, b, "{fen} {m:?}");
                 assert_eq!(fast.key(), b.key(), "{fen} {m:?}");
+            }
+        }
+    }
+
+    /// Perft's last-ply make leaves the mailbox as well, yet the generator
+    /// finds the same moves, checkers, pins, en-passant square and rights as
+    /// after make, and copying back from the parent gives the board whole.
+    #[test]
+    fn make_leaf_differs_from_make_only_in_what_the_counting_generator_never_reads() {
+        let more = ["1r2k2r/8/8/8/8/8/8/R3K1R1 w KQk - 0 1"];
+        for fen in POSITIONS.into_iter().chain(more) {
+            let b = Board::<Magic>::from_fen(fen).unwrap();
+            let mut leaf = b;
+            for m in b.legal_moves::<Portable>().iter() {
+                leaf.make_leaf::<Portable>(m);
+                let full = b.with_move::<Portable>(m);
+                assert_eq!(
+                    leaf.legal_moves::<Portable>().as_slice(),
+                    full.legal_moves::<Portable>().as_slice(),
+                    "{fen} {m:?}"
+                );
+                assert_eq!(
+                    leaf.count_moves::<Portable>(),
+                    full.count_moves::<Portable>()
+                );
+                assert_eq!(leaf.checkers(), full.checkers(), "{fen} {m:?}");
+                assert_eq!(leaf.pinned(), full.pinned(), "{fen} {m:?}");
+                assert_eq!(leaf.ep_square(), full.ep_square(), "{fen} {m:?}");
+                assert_eq!(
+                    leaf.castling_rights(),
+                    full.castling_rights(),
+                    "{fen} {m:?}"
+                );
+                assert_eq!(leaf.mailbox, b.mailbox, "{fen} {m:?}: the mailbox moved");
+                leaf.unmake_leaf(&b);
+                assert_eq!(leaf, b, "{fen} {m:?}");
             }
         }
     }

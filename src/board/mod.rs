@@ -445,13 +445,22 @@ impl<S: Slider> Board<S> {
     ///
     /// With `KEYS` false the keys are left alone: unmake restores them whole
     /// from its record, so updating them piece by piece there was wasted work.
+    /// With `MAILBOX` false the mailbox is too, for perft's last ply but one
+    /// ([`Board::make_leaf`]), whose boards only the generator reads.
     #[inline(always)]
-    fn put<const KEYS: bool>(&mut self, color: usize, piece: usize, sq: usize) {
+    fn put<const KEYS: bool, const MAILBOX: bool>(
+        &mut self,
+        color: usize,
+        piece: usize,
+        sq: usize,
+    ) {
         let bb = 1u64 << sq;
         let kind = kind_of_colored(piece, color);
         self.pieces[kind] |= bb;
         self.colors[color] |= bb;
-        self.mailbox[sq] = piece as u8;
+        if MAILBOX {
+            self.mailbox[sq] = piece as u8;
+        }
         if KEYS {
             self.key ^= ZOBRIST_PIECES[piece][sq];
             if kind == PAWN {
@@ -461,15 +470,22 @@ impl<S: Slider> Board<S> {
         S::toggle(&mut self.slider, sq);
     }
 
-    /// Remove the piece on `sq` (which must hold `piece`); the keys as in
-    /// [`Board::put`].
+    /// Remove the piece on `sq` (which must hold `piece`); the keys and the
+    /// mailbox as in [`Board::put`].
     #[inline(always)]
-    fn remove<const KEYS: bool>(&mut self, color: usize, piece: usize, sq: usize) {
+    fn remove<const KEYS: bool, const MAILBOX: bool>(
+        &mut self,
+        color: usize,
+        piece: usize,
+        sq: usize,
+    ) {
         let bb = 1u64 << sq;
         let kind = kind_of_colored(piece, color);
         self.pieces[kind] ^= bb;
         self.colors[color] ^= bb;
-        self.mailbox[sq] = NO_PIECE;
+        if MAILBOX {
+            self.mailbox[sq] = NO_PIECE;
+        }
         if KEYS {
             self.key ^= ZOBRIST_PIECES[piece][sq];
             if kind == PAWN {
@@ -479,16 +495,24 @@ impl<S: Slider> Board<S> {
         S::toggle(&mut self.slider, sq);
     }
 
-    /// Move `piece` from `from` to the empty square `to`; the keys as in
-    /// [`Board::put`].
+    /// Move `piece` from `from` to the empty square `to`; the keys and the
+    /// mailbox as in [`Board::put`].
     #[inline(always)]
-    fn shift<const KEYS: bool>(&mut self, color: usize, piece: usize, from: usize, to: usize) {
+    fn shift<const KEYS: bool, const MAILBOX: bool>(
+        &mut self,
+        color: usize,
+        piece: usize,
+        from: usize,
+        to: usize,
+    ) {
         let bb = (1u64 << from) | (1u64 << to);
         let kind = kind_of_colored(piece, color);
         self.pieces[kind] ^= bb;
         self.colors[color] ^= bb;
-        self.mailbox[from] = NO_PIECE;
-        self.mailbox[to] = piece as u8;
+        if MAILBOX {
+            self.mailbox[from] = NO_PIECE;
+            self.mailbox[to] = piece as u8;
+        }
         if KEYS {
             let k = ZOBRIST_PIECES[piece][from] ^ ZOBRIST_PIECES[piece][to];
             self.key ^= k;

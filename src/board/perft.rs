@@ -1,11 +1,13 @@
 //! Perft: count the leaf nodes of the legal move tree, with bulk counting at the
 //! last ply (the moves there are counted with popcounts, never listed or made).
 
-use super::movegen::{Collect, MoveList, Stage};
+use super::movegen::{Collect, MoveList, Sink, Stage};
 use super::Board;
 use crate::attacks::Slider;
 use crate::bits::Bits;
-use crate::types::Move;
+use crate::moves::UNDER_PROMOTIONS;
+use crate::types::{Bitboard, Move, PieceKind};
+use std::marker::PhantomData;
 
 /// The number of leaf nodes `depth` plies below `b`.
 ///
@@ -131,11 +133,17 @@ fn parse_count(text: &str, line: usize) -> Result<(u32, u64), String> {
 /// The moves are made with `Board::make_without_keys`: perft never reads the
 /// Zobrist keys or the move counters, so they are not updated on the way down
 /// (unmake puts the board back whole). Every other part of the position is
-/// kept as the search's make keeps it.
+/// kept as the search's make keeps it. One ply above the leaves the moves go
+/// straight from the generator to [`LeafParent`].
 pub fn perft_unmake<B: Bits, S: Slider>(b: &mut Board<S>, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => b.count_moves::<B>(),
+        2 => {
+            let mut leaf = LeafParent::<B, S>::new(b);
+            b.generate::<B, _>(Stage::All, &mut leaf);
+            leaf.nodes
+        }
         _ => {
             // Filled in place: `legal_moves` returns its 1 KB list by value,
             // and that copy took about 1% of perft's time.
@@ -144,17 +152,78 @@ pub fn perft_unmake<B: Bits, S: Slider>(b: &mut Board<S>, depth: u32) -> u64 {
             let mut nodes = 0;
             for m in moves.iter() {
                 let undo = b.make_undoable_without_keys::<B>(m);
-                // One ply above the leaves, count directly: a call of this
-                // function only to reach the `1` arm cost its prologue and
-                // epilogue at every one of those nodes.
-                nodes += if depth == 2 {
-                    b.count_moves::<B>()
-                } else {
-                    perft_unmake::<B, S>(b, depth - 1)
-                };
+                nodes += perft_unmake::<B, S>(b, depth - 1);
                 b.unmake_without_keys(m, &undo);
             }
             nodes
         }
+    }
+}
+
+/// The last ply but one: a sink that plays each move the generator sends on
+/// its own copy of the board and counts the replies.
+///
+/// Against listing the moves and making them on the searched board, it saves
+/// the list and reads no move back, and its makes leave the copy's mailbox
+/// alone ([`Board::make_leaf`]: the counting generator reads bitboards only).
+struct LeafParent<'a, B: Bits, S: Slider> {
+    parent: &'a Board<S>,
+    board: Board<S>,
+    nodes: u64,
+    _bits: PhantomData<B>,
+}
+
+impl<'a, B: Bits, S: Slider> LeafParent<'a, B, S> {
+    #[inline(always)]
+    fn new(b: &'a Board<S>) -> Self {
+        LeafParent {
+            parent: b,
+            board: *b,
+            nodes: 0,
+            _bits: PhantomData,
+        }
+    }
+
+    /// Play `m`, count the replies and take it back.
+    #[inline(always)]
+    fn child(&mut self, m: Move) {
+        self.board.make_leaf::<B>(m);
+        self.nodes += self.board.count_moves::<B>();
+        self.board.unmake_leaf(self.parent);
+    }
+}
+
+impl<B: Bits, S: Slider> Sink for LeafParent<'_, B, S> {
+    #[inline(always)]
+    fn piece_moves(&mut self, from: usize, mut targets: Bitboard) {
+        while targets != 0 {
+            let to = B::pop_lsb(&mut targets);
+            self.child(Move::normal(from as u32, to));
+        }
+    }
+
+    #[inline(always)]
+    fn pawn_moves(&mut self, mut targets: Bitboard, delta: i32) {
+        while targets != 0 {
+            let to = B::pop_lsb(&mut targets);
+            self.child(Move::normal((to as i32 - delta) as u32, to));
+        }
+    }
+
+    #[inline(always)]
+    fn promotions(&mut self, mut targets: Bitboard, delta: i32) {
+        while targets != 0 {
+            let to = B::pop_lsb(&mut targets);
+            let from = (to as i32 - delta) as u32;
+            self.child(Move::promotion(from, to, PieceKind::Queen));
+            for kind in UNDER_PROMOTIONS {
+                self.child(Move::promotion(from, to, kind));
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn push(&mut self, m: Move) {
+        self.child(m);
     }
 }
