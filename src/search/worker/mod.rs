@@ -251,6 +251,7 @@ impl<'a, E: Engine> Worker<'a, E> {
             self.data.accumulators.push(Delta::of_move(&self.board, m));
         }
         let undo = self.board.make_undoable::<E::Bits>(m);
+        self.shared.tt.prefetch(self.board.key());
         self.frame(ply + 1).since_null = since_null + 1;
         undo
     }
