@@ -493,6 +493,7 @@ mod tests {
     use crate::attacks::Magic;
     use crate::bits::{Counting, Portable};
     use crate::board::Board;
+    use crate::types::Move;
 
     /// Castling both ways, en passant, promotions, a pin and checks to give.
     const POSITIONS: [&str; 4] = [
@@ -502,32 +503,41 @@ mod tests {
         "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
     ];
 
+    /// Besides [`POSITIONS`], for the perft makes: a Chess960-style rook off
+    /// its corner.
+    const ROOK_OFF_CORNER: [&str; 1] = ["1r2k2r/8/8/8/8/8/8/R3K1R1 w KQk - 0 1"];
+
+    /// What the generator reads after a perft make (`fast`) is what it reads
+    /// after make (`full`): the moves, checkers, pins, en-passant square and
+    /// castling rights.
+    fn assert_generates_alike(fast: &Board<Magic>, full: &Board<Magic>, fen: &str, m: Move) {
+        assert_eq!(
+            fast.legal_moves::<Portable>().as_slice(),
+            full.legal_moves::<Portable>().as_slice(),
+            "{fen} {m:?}"
+        );
+        assert_eq!(fast.checkers(), full.checkers(), "{fen} {m:?}");
+        assert_eq!(fast.pinned(), full.pinned(), "{fen} {m:?}");
+        assert_eq!(fast.ep_square(), full.ep_square(), "{fen} {m:?}");
+        assert_eq!(
+            fast.castling_rights(),
+            full.castling_rights(),
+            "{fen} {m:?}"
+        );
+    }
+
     /// Perft's make leaves the keys, the counters and lost rights' rooks
     /// alone but plays everything else as make does, and unmake after it gives
     /// back the board it started from.
     #[test]
     fn make_without_keys_differs_from_make_only_in_what_perft_never_reads() {
-        // Besides the shared positions, a Chess960-style rook off its corner.
-        let more = ["1r2k2r/8/8/8/8/8/8/R3K1R1 w KQk - 0 1"];
-        for fen in POSITIONS.into_iter().chain(more) {
+        for fen in POSITIONS.into_iter().chain(ROOK_OFF_CORNER) {
             let b = Board::<Magic>::from_fen(fen).unwrap();
             for m in b.legal_moves::<Portable>().iter() {
                 let mut fast = b;
                 let undo = fast.make_undoable_without_keys::<Portable>(m);
                 let full = b.with_move::<Portable>(m);
-                assert_eq!(
-                    fast.legal_moves::<Portable>().as_slice(),
-                    full.legal_moves::<Portable>().as_slice(),
-                    "{fen} {m:?}"
-                );
-                assert_eq!(fast.checkers(), full.checkers(), "{fen} {m:?}");
-                assert_eq!(fast.pinned(), full.pinned(), "{fen} {m:?}");
-                assert_eq!(fast.ep_square(), full.ep_square(), "{fen} {m:?}");
-                assert_eq!(
-                    fast.castling_rights(),
-                    full.castling_rights(),
-                    "{fen} {m:?}"
-                );
+                assert_generates_alike(&fast, &full, fen, m);
                 let fields = |b: &Board<Magic>| -> Vec<String> {
                     b.to_fen().split(' ').take(4).map(str::to_string).collect()
                 };
@@ -544,29 +554,16 @@ mod tests {
     /// after make, and copying back from the parent gives the board whole.
     #[test]
     fn make_leaf_differs_from_make_only_in_what_the_counting_generator_never_reads() {
-        let more = ["1r2k2r/8/8/8/8/8/8/R3K1R1 w KQk - 0 1"];
-        for fen in POSITIONS.into_iter().chain(more) {
+        for fen in POSITIONS.into_iter().chain(ROOK_OFF_CORNER) {
             let b = Board::<Magic>::from_fen(fen).unwrap();
             let mut leaf = b;
             for m in b.legal_moves::<Portable>().iter() {
                 leaf.make_leaf::<Portable>(m);
                 let full = b.with_move::<Portable>(m);
-                assert_eq!(
-                    leaf.legal_moves::<Portable>().as_slice(),
-                    full.legal_moves::<Portable>().as_slice(),
-                    "{fen} {m:?}"
-                );
+                assert_generates_alike(&leaf, &full, fen, m);
                 assert_eq!(
                     leaf.count_moves::<Portable>(),
                     full.count_moves::<Portable>()
-                );
-                assert_eq!(leaf.checkers(), full.checkers(), "{fen} {m:?}");
-                assert_eq!(leaf.pinned(), full.pinned(), "{fen} {m:?}");
-                assert_eq!(leaf.ep_square(), full.ep_square(), "{fen} {m:?}");
-                assert_eq!(
-                    leaf.castling_rights(),
-                    full.castling_rights(),
-                    "{fen} {m:?}"
                 );
                 assert_eq!(leaf.mailbox, b.mailbox, "{fen} {m:?}: the mailbox moved");
                 leaf.unmake_leaf(&b);
