@@ -42,6 +42,29 @@ pub trait Sink {
     }
     /// One move (en passant, castling).
     fn push(&mut self, m: Move);
+
+    /// Whether this sink may already know some moves' count (see
+    /// [`Sink::knights_known`]). A constant, so that for every other sink the
+    /// generator compiles without the tests.
+    const MAY_KNOW: bool = false;
+    /// Whether the generator should skip the moves of the side's knights that
+    /// are not pinned, because the sink has counted them already. Read only
+    /// when [`Sink::MAY_KNOW`] is set; the sink promises that the side is not
+    /// in check.
+    #[inline(always)]
+    fn knights_known(&self) -> bool {
+        false
+    }
+    /// The same for the side's sliders that are not pinned.
+    #[inline(always)]
+    fn sliders_known(&self) -> bool {
+        false
+    }
+    /// The same for the side's pawns that are not pinned.
+    #[inline(always)]
+    fn pawns_known(&self) -> bool {
+        false
+    }
 }
 
 /// The under-promotion pieces, in the order the generator emits them.

@@ -411,6 +411,36 @@ impl<S: Slider> Board<S> {
         self.play::<B, false, false>(m);
     }
 
+    /// [`Board::make_leaf`] for a move whose kind the caller knows: our
+    /// `kind` piece goes from `from` to `to`, capturing whatever stands there,
+    /// and it is neither castling, en passant, a promotion nor a double push
+    /// (so no en-passant square follows). The pieces, castling rights, side and
+    /// en-passant square are updated; the new side's checkers and blockers are
+    /// left to the caller, who may know them without looking
+    /// (`perft::LeafParent`).
+    #[inline(always)]
+    pub(crate) fn make_leaf_normal(&mut self, kind: usize, from: usize, to: usize) {
+        let us = self.side.index();
+        let them = us ^ 1;
+        let moved = (1u64 << from) | (1u64 << to);
+        let captured = self.mailbox[to];
+        self.pieces[kind] ^= moved;
+        self.colors[us] ^= moved;
+        S::toggle(&mut self.slider, from);
+        if captured == NO_PIECE {
+            S::toggle(&mut self.slider, to);
+        } else {
+            let lost = kind_of_colored(captured as usize, them);
+            self.pieces[lost] ^= 1 << to;
+            self.colors[them] ^= 1 << to;
+        }
+        if self.castling != 0 {
+            self.castling = self.rights_after(code(us, kind), from, to);
+        }
+        self.side = self.side.flip();
+        self.ep = NO_SQUARE;
+    }
+
     /// Take back the last move made with [`Board::make_leaf`] by copying back
     /// what it changed from `parent`, the board it was played on: no
     /// dispatch on the move, and no chain through the bitboards it changed.
@@ -492,8 +522,8 @@ impl<S: Slider> Board<S> {
 mod tests {
     use crate::attacks::Magic;
     use crate::bits::{Counting, Portable};
-    use crate::board::Board;
-    use crate::types::Move;
+    use crate::board::{kind_of, Board, PAWN};
+    use crate::types::{Move, MoveKind};
 
     /// Castling both ways, en passant, promotions, a pin and checks to give.
     const POSITIONS: [&str; 4] = [
@@ -570,6 +600,34 @@ mod tests {
                 assert_eq!(leaf, b, "{fen} {m:?}");
             }
         }
+    }
+
+    /// The known-kind leaf make, with the checkers and blockers found as
+    /// make finds them, plays every normal move (not a double push) as make
+    /// does for the generator, and copying back from the parent undoes it.
+    #[test]
+    fn make_leaf_normal_plays_normal_moves_as_make_does() {
+        let mut played = 0;
+        for fen in POSITIONS.into_iter().chain(ROOK_OFF_CORNER) {
+            let b = Board::<Magic>::from_fen(fen).unwrap();
+            let us = b.side.index();
+            let their_king = b.ksq::<Portable>(us ^ 1);
+            let mut leaf = b;
+            for m in b.legal_moves::<Portable>().iter() {
+                let (from, to) = (m.from().index(), m.to().index());
+                let kind = kind_of(b.mailbox[from] as usize);
+                if m.kind() != MoveKind::Normal || (kind == PAWN && from ^ to == 16) {
+                    continue;
+                }
+                leaf.make_leaf_normal(kind, from, to);
+                leaf.update_check_state_at::<Portable>(their_king);
+                assert_generates_alike(&leaf, &b.with_move::<Portable>(m), fen, m);
+                leaf.unmake_leaf(&b);
+                assert_eq!(leaf, b, "{fen} {m:?}");
+                played += 1;
+            }
+        }
+        assert!(played > 100, "only {played} normal moves");
     }
 
     /// make and make_null scan with the path they are given (what `bench --bits`

@@ -12,6 +12,11 @@ use super::*;
 use crate::bits::Bits;
 pub use crate::moves::{Collect, Counter, MoveList, Sink, MAX_MOVES};
 
+/// Every square but the a-file, and every square but the h-file: the pawns
+/// that can capture towards each.
+const NOT_A: Bitboard = !0x0101_0101_0101_0101;
+const NOT_H: Bitboard = !0x8080_8080_8080_8080;
+
 /// Which moves to generate. `Captures` and `Quiets` split `All`: every legal move
 /// is in exactly one of them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -134,11 +139,14 @@ impl<S: Slider> Board<S> {
         // found them).
         let pinned = self.blockers & own;
 
-        // Step 4. Knights (a pinned knight never moves).
-        let mut knights = self.pieces[KNIGHT] & own & !pinned;
-        while knights != 0 {
-            let sq = B::pop_lsb(&mut knights) as usize;
-            sink.piece_moves(sq, KNIGHT_ATTACKS[sq] & targets);
+        // Step 4. Knights (a pinned knight never moves), unless the sink has
+        // counted them.
+        if !(K::MAY_KNOW && sink.knights_known()) {
+            let mut knights = self.pieces[KNIGHT] & own & !pinned;
+            while knights != 0 {
+                let sq = B::pop_lsb(&mut knights) as usize;
+                sink.piece_moves(sq, KNIGHT_ATTACKS[sq] & targets);
+            }
         }
 
         // Step 5. Sliders. The backend emits the moves (RayLoop walks its rays).
@@ -147,15 +155,17 @@ impl<S: Slider> Board<S> {
         let queens = self.pieces[QUEEN];
         let diagonal = (self.pieces[BISHOP] | queens) & own;
         let straight = (self.pieces[ROOK] | queens) & own;
-        let mut free = diagonal & !pinned;
-        while free != 0 {
-            let sq = B::pop_lsb(&mut free) as usize;
-            S::bishop_moves(&self.slider, sq, own, enemy, targets, sink);
-        }
-        let mut free = straight & !pinned;
-        while free != 0 {
-            let sq = B::pop_lsb(&mut free) as usize;
-            S::rook_moves(&self.slider, sq, own, enemy, targets, sink);
+        if !(K::MAY_KNOW && sink.sliders_known()) {
+            let mut free = diagonal & !pinned;
+            while free != 0 {
+                let sq = B::pop_lsb(&mut free) as usize;
+                S::bishop_moves(&self.slider, sq, own, enemy, targets, sink);
+            }
+            let mut free = straight & !pinned;
+            while free != 0 {
+                let sq = B::pop_lsb(&mut free) as usize;
+                S::rook_moves(&self.slider, sq, own, enemy, targets, sink);
+            }
         }
         let mut held = (diagonal | straight) & pinned;
         while held != 0 {
@@ -195,33 +205,12 @@ impl<S: Slider> Board<S> {
         let pawns = self.pieces[PAWN] & own;
         let last = if WHITE { RANK_MASKS[7] } else { RANK_MASKS[0] };
         let third = if WHITE { RANK_MASKS[2] } else { RANK_MASKS[5] };
-        const NOT_A: Bitboard = !0x0101_0101_0101_0101;
-        const NOT_H: Bitboard = !0x8080_8080_8080_8080;
         let quiets = stage != Stage::Captures;
         let captures = stage != Stage::Quiets;
 
-        let free = pawns & !pinned;
-        // Pushes.
-        let one = shift(free, up) & empty;
-        let two = shift(one & third, up) & empty & check_mask;
-        let one = one & check_mask;
-        if quiets {
-            sink.pawn_moves(one & !last, up);
-            sink.pawn_moves(two, 2 * up);
+        if !(K::MAY_KNOW && sink.pawns_known()) {
+            self.free_pawn_moves::<K, WHITE>(stage, sink, pinned, check_mask);
         }
-        // Captures towards the a-file and towards the h-file.
-        let west = up - 1;
-        let east = up + 1;
-        let cw = shift(free & NOT_A, west) & enemy & check_mask;
-        let ce = shift(free & NOT_H, east) & enemy & check_mask;
-        if captures {
-            sink.pawn_moves(cw & !last, west);
-            sink.pawn_moves(ce & !last, east);
-        }
-        promotions(stage, sink, one & last, up);
-        promotions(stage, sink, cw & last, west);
-        promotions(stage, sink, ce & last, east);
-
         // Pinned pawns move only along the pin, and never when in check.
         let mut pinned_pawns = if self.checkers == 0 {
             pawns & pinned
@@ -269,6 +258,50 @@ impl<S: Slider> Board<S> {
                 }
             }
         }
+    }
+
+    /// The moves of the side's pawns that are not `pinned`, set-wise: the
+    /// side is `WHITE`'s, whatever the side to move (perft's last ply but one
+    /// counts the replying side's moves with it, see `board::perft`).
+    #[inline(always)]
+    pub(crate) fn free_pawn_moves<K: Sink, const WHITE: bool>(
+        &self,
+        stage: Stage,
+        sink: &mut K,
+        pinned: Bitboard,
+        check_mask: Bitboard,
+    ) {
+        let (us, up): (usize, i32) = if WHITE { (0, 8) } else { (1, -8) };
+        let shift = |b: Bitboard, d: i32| if d > 0 { b << d } else { b >> -d };
+        let own = self.colors[us];
+        let enemy = self.colors[us ^ 1];
+        let empty = !(own | enemy);
+        let last = if WHITE { RANK_MASKS[7] } else { RANK_MASKS[0] };
+        let third = if WHITE { RANK_MASKS[2] } else { RANK_MASKS[5] };
+        let quiets = stage != Stage::Captures;
+        let captures = stage != Stage::Quiets;
+
+        let free = self.pieces[PAWN] & own & !pinned;
+        // Pushes.
+        let one = shift(free, up) & empty;
+        let two = shift(one & third, up) & empty & check_mask;
+        let one = one & check_mask;
+        if quiets {
+            sink.pawn_moves(one & !last, up);
+            sink.pawn_moves(two, 2 * up);
+        }
+        // Captures towards the a-file and towards the h-file.
+        let west = up - 1;
+        let east = up + 1;
+        let cw = shift(free & NOT_A, west) & enemy & check_mask;
+        let ce = shift(free & NOT_H, east) & enemy & check_mask;
+        if captures {
+            sink.pawn_moves(cw & !last, west);
+            sink.pawn_moves(ce & !last, east);
+        }
+        promotions(stage, sink, one & last, up);
+        promotions(stage, sink, cw & last, west);
+        promotions(stage, sink, ce & last, east);
     }
 
     #[inline(always)]
