@@ -28,10 +28,13 @@ enum Stage {
     EvasionTt,
     GenEvasions,
     Evasions,
-    // Quiescence: captures and queen promotions only.
+    // Quiescence: captures and queen promotions, then (at its first ply, if
+    // asked) the quiet moves that give check.
     QsTt,
     GenQsCaptures,
     QsCaptures,
+    GenQsChecks,
+    QsChecks,
     Done,
 }
 
@@ -77,6 +80,8 @@ pub struct MovePicker {
     bad: [Move; 256],
     bad_len: usize,
     bad_cur: usize,
+    /// Quiescence: whether the quiet checks follow the captures.
+    qs_checks: bool,
 }
 
 impl MovePicker {
@@ -98,15 +103,17 @@ impl MovePicker {
             bad: [Move::NULL; 256],
             bad_len: 0,
             bad_cur: 0,
+            qs_checks: false,
         }
     }
 
-    /// A picker for quiescence: captures and queen promotions, or every evasion
-    /// when in check.
-    pub fn new_qsearch(in_check: bool, tt_move: Move) -> MovePicker {
+    /// A picker for quiescence: captures and queen promotions, then the quiet
+    /// checks if `checks`, or every evasion when in check.
+    pub fn new_qsearch(in_check: bool, tt_move: Move, checks: bool) -> MovePicker {
         let mut p = MovePicker::new(in_check, tt_move, [Move::NULL; 2], Move::NULL);
         if !in_check {
             p.stage = Stage::QsTt;
+            p.qs_checks = checks;
         }
         p
     }
@@ -122,6 +129,19 @@ impl MovePicker {
                 self.len += 1;
             }
         }
+    }
+
+    /// Keep only the generated moves `keep` accepts, in their order.
+    fn retain(&mut self, keep: impl Fn(Move) -> bool) {
+        let mut n = 0;
+        for i in 0..self.len {
+            let m = self.moves[i];
+            if keep(m) {
+                self.moves[n] = m;
+                n += 1;
+            }
+        }
+        self.len = n;
     }
 
     /// Capture order: the victim's value, then the capture history.
@@ -289,15 +309,8 @@ impl MovePicker {
                 Stage::GenQuiets => {
                     self.generate::<E>(board, GenStage::Quiets);
                     // Drop the refutation moves already tried.
-                    let mut n = 0;
-                    for i in 0..self.len {
-                        let m = self.moves[i];
-                        if m != self.killers[0] && m != self.killers[1] && m != self.counter {
-                            self.moves[n] = m;
-                            n += 1;
-                        }
-                    }
-                    self.len = n;
+                    let tried = [self.killers[0], self.killers[1], self.counter];
+                    self.retain(|m| !tried.contains(&m));
                     self.score_quiets::<E>(board, hist, cont);
                     self.sort();
                     self.stage = Stage::Quiets;
@@ -331,24 +344,29 @@ impl MovePicker {
                 Stage::GenQsCaptures => {
                     self.generate::<E>(board, GenStage::Captures);
                     // Quiescence leaves under-promotions out.
-                    let mut n = 0;
-                    for i in 0..self.len {
-                        let m = self.moves[i];
-                        if m.promotion_kind().is_none_or(|k| k == PieceKind::Queen) {
-                            self.moves[n] = m;
-                            n += 1;
-                        }
-                    }
-                    self.len = n;
+                    self.retain(|m| m.promotion_kind().is_none_or(|k| k == PieceKind::Queen));
                     self.score_captures::<E>(board, hist);
                     self.stage = Stage::QsCaptures;
                 }
-                Stage::QsCaptures => {
-                    let m = self.pick_best();
-                    if m.is_none() {
-                        self.stage = Stage::Done;
+                Stage::QsCaptures => match self.pick_best() {
+                    Some(m) => return Some(m),
+                    None if self.qs_checks => self.stage = Stage::GenQsChecks,
+                    None => self.stage = Stage::Done,
+                },
+                Stage::GenQsChecks => {
+                    self.generate::<E>(board, GenStage::Quiets);
+                    let ci = board.check_info::<E::Bits>();
+                    self.retain(|m| board.gives_check_with::<E::Bits>(m, &ci));
+                    self.score_quiets::<E>(board, hist, cont);
+                    self.sort();
+                    self.stage = Stage::QsChecks;
+                }
+                Stage::QsChecks => {
+                    if self.cur < self.len {
+                        self.cur += 1;
+                        return Some(self.moves[self.cur - 1]);
                     }
-                    return m;
+                    self.stage = Stage::Done;
                 }
                 Stage::Done => return None,
             }

@@ -23,7 +23,7 @@ impl<E: Engine> Worker<'_, E> {
 
         // Step 1. Quiescence at the horizon.
         if depth <= 0 {
-            return self.qsearch::<PV>(alpha, beta, ply);
+            return self.qsearch::<PV>(alpha, beta, ply, self.features.qsearch_checks);
         }
         depth = depth.min(MAX_PLY as i32 - 1);
         if PV {
@@ -456,7 +456,7 @@ impl<E: Engine> Worker<'_, E> {
             && depth <= RAZOR_DEPTH
             && eval + RAZOR_BASE + RAZOR_DEPTH_SQ * depth * depth <= alpha
         {
-            let v = self.qsearch::<false>(alpha - 1, alpha, ply);
+            let v = self.qsearch::<false>(alpha - 1, alpha, ply, false);
             if v < alpha {
                 return Some(v);
             }
