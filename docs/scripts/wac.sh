@@ -16,8 +16,11 @@ dir=$(mktemp -d)
 awk 'NR % 2 == 1' "$wac" >"$dir/a.epd"
 awk 'NR % 2 == 0' "$wac" >"$dir/b.epd"
 "$engine" epd "$dir/a.epd" --movetime "$movetime" "$@" >"$dir/a.out" 2>&1 &
+a=$!
 "$engine" epd "$dir/b.epd" --movetime "$movetime" "$@" >"$dir/b.out" 2>&1 &
-wait
+# A half that fails would leave a short count: say so instead.
+wait "$a" || { cat "$dir/a.out" >&2; exit 1; }
+wait $! || { cat "$dir/b.out" >&2; exit 1; }
 grep -h '^miss' "$dir/a.out" "$dir/b.out" | sort
 awk '/^solved/ { split($2, f, "/"); s += f[1]; t += f[2] } END { printf "solved %d/%d\n", s, t }' \
   "$dir/a.out" "$dir/b.out"
