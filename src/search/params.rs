@@ -16,7 +16,8 @@ pub const ASPIRATION_MIN_DEPTH: i32 = 4;
 pub const TT_CUT_HALFMOVE_LIMIT: u32 = 90;
 
 /// Razoring: at depth <= `RAZOR_DEPTH`, when the evaluation is at least
-/// `RAZOR_BASE + RAZOR_DEPTH_SQ * depth^2` below alpha, ask quiescence.
+/// `RAZOR_BASE + RAZOR_DEPTH_SQ * depth^2` below alpha, ask quiescence (off by
+/// default: `Features::razoring`).
 pub const RAZOR_DEPTH: i32 = 3;
 pub const RAZOR_BASE: i32 = 250;
 pub const RAZOR_DEPTH_SQ: i32 = 200;
