@@ -68,7 +68,7 @@ pub struct Features {
     pub iir: bool,
     /// Razoring. Off by default: turned off together with `reduce_captures`,
     /// Win At Chess at 1 s rose from 282 to 291 with the net, and the games
-    /// gained +20 ± 15 Elo at 2s+0.02s over 1,024 (docs/strength.md).
+    /// gained +12.7 ± 11.1 Elo at 2s+0.02s over 1,786 (docs/strength.md).
     pub razoring: bool,
     pub aspiration: bool,
     /// The quiet history's part in the late-move reduction.
