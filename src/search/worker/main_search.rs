@@ -271,8 +271,9 @@ impl<E: Engine> Worker<'_, E> {
             let mut score;
 
             // Step 14. Late move reductions (OliThink reduced late moves too), then PVS.
-            // Captures and promotions are searched to full depth: reducing them
-            // at non-PV nodes hid sacrifices (docs/strength.md, Win At Chess).
+            // Captures and promotions are searched to full depth unless
+            // `reduce_captures` is on: reducing them at non-PV nodes hid
+            // sacrifices (docs/strength.md, Win At Chess).
             let reducible = !noisy || (!PV && self.features.reduce_captures);
             if self.features.lmr && depth >= 2 && move_count > 1 + root as usize && reducible {
                 let mut r = self.reduction(depth, move_count);
