@@ -166,12 +166,25 @@ pub struct BookMove {
     pub choices: usize,
 }
 
+/// The largest book file read: 1 GiB, 64 million entries, several times the
+/// largest books in use. A book is held in memory whole, so a path to
+/// something larger (or endless, as `/dev/zero`) is refused at once.
+pub const MAX_BOOK_BYTES: usize = 1 << 30;
+
 impl Book {
     /// Read the book at `path`. The file must hold whole entries, at least one,
     /// sorted by key.
     pub fn open(path: &Path) -> Result<Book, String> {
-        let bytes = std::fs::read(path)
-            .map_err(|e| format!("cannot read the book '{}': {e}", path.display()))?;
+        let bytes = crate::nnue::network::read_at_most(path, MAX_BOOK_BYTES)
+            .map_err(|e| format!("cannot read the book '{}': {e}", path.display()))?
+            .ok_or_else(|| {
+                format!(
+                    "the book '{}' is larger than {} MB, the most brokkr reads (a book is \
+                     held in memory whole)",
+                    path.display(),
+                    MAX_BOOK_BYTES >> 20
+                )
+            })?;
         Book::from_bytes(&bytes)
             .map_err(|e| format!("'{}' is not a Polyglot book: {e}", path.display()))
     }

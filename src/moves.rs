@@ -88,16 +88,24 @@ fn for_each_square(mut bb: Bitboard, mut f: impl FnMut(u32)) {
 
 /// The most moves a [`MoveList`] holds.
 ///
-/// No legal position has more than 218 legal moves, and the FEN parser refuses
-/// the material that could exceed that (more than 16 pieces or 8 pawns a side,
-/// more promoted pieces than missing pawns), while make keeps the material
-/// possible. So a generator never fills the list; the spare room is headroom.
-pub const MAX_MOVES: usize = 256;
+/// The FEN parser takes any position with at most 16 pieces and 8 pawns a side
+/// (promoted pieces included, as a board editor sets them up), and make keeps
+/// the material so. Such a side has at most 415 moves: a king's 8 and two
+/// castlings, and 15 other pieces of at most 27 each (a queen's most; a pawn
+/// has at most 12, three squares times four promotions). Legal positions have
+/// at most 218, so the list never fills; the bound is what makes that a proof
+/// rather than a hope.
+pub const MAX_MOVES: usize = 512;
 
 /// A list of at most [`MAX_MOVES`] moves.
+///
+/// Its slots are left uninitialised until a move is pushed: the list is made
+/// at every node of a search, and zeroing a kilobyte there for nothing costs
+/// time.
 #[derive(Clone)]
 pub struct MoveList {
-    moves: [Move; MAX_MOVES],
+    /// `moves[..len]` are initialised.
+    moves: [std::mem::MaybeUninit<Move>; MAX_MOVES],
     len: usize,
 }
 
@@ -105,7 +113,7 @@ impl MoveList {
     #[inline(always)]
     pub fn new() -> MoveList {
         MoveList {
-            moves: [Move::NULL; MAX_MOVES],
+            moves: [std::mem::MaybeUninit::uninit(); MAX_MOVES],
             len: 0,
         }
     }
@@ -122,12 +130,15 @@ impl MoveList {
 
     #[inline(always)]
     pub fn as_slice(&self) -> &[Move] {
-        &self.moves[..self.len]
+        // SAFETY: `moves[..len]` were written by `push` (the field's invariant),
+        // and `MaybeUninit<Move>` has the layout of `Move`.
+        unsafe { std::slice::from_raw_parts(self.moves.as_ptr().cast::<Move>(), self.len) }
     }
 
     #[inline(always)]
     pub fn as_mut_slice(&mut self) -> &mut [Move] {
-        &mut self.moves[..self.len]
+        // SAFETY: as in `as_slice`; the borrow is unique through `&mut self`.
+        unsafe { std::slice::from_raw_parts_mut(self.moves.as_mut_ptr().cast::<Move>(), self.len) }
     }
 
     #[inline(always)]
@@ -151,7 +162,7 @@ impl MoveList {
         if self.len >= MAX_MOVES {
             overflow();
         }
-        self.moves[self.len] = m;
+        self.moves[self.len] = std::mem::MaybeUninit::new(m);
         self.len += 1;
     }
 }

@@ -114,28 +114,28 @@ fn kbnk_drives_to_the_bishops_corner() {
 #[test]
 fn eval_prints_the_table_and_the_final_lines() {
     let fen = "r3kb1r/pp3p1p/2q1pQ2/6p1/4P3/2N5/PP3PPP/R1B1K2R b KQkq - 0 5";
-    let o = brokkr(&["eval", "--fen", fen]);
+    let o = brokkr(&["eval", "--fen", fen, "--hce"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let out = String::from_utf8(o.stdout).unwrap();
     let lines: Vec<&str> = out.lines().collect();
     let n = lines.len();
-    let white: i32 = lines[n - 3]
-        .strip_prefix("Final (white): ")
-        .and_then(|s| s.strip_suffix(" cp"))
-        .unwrap_or_else(|| panic!("{out}"))
-        .parse()
-        .unwrap();
-    let stm: i32 = lines[n - 2]
-        .strip_prefix("Final (side to move): ")
-        .and_then(|s| s.strip_suffix(" cp"))
-        .unwrap_or_else(|| panic!("{out}"))
-        .parse()
-        .unwrap();
-    // Black to move: the two finals are opposite, and they are the search's value.
+    let value = |line: &str, prefix: &str| -> i32 {
+        line.strip_prefix(prefix)
+            .and_then(|s| s.strip_suffix(" cp"))
+            .unwrap_or_else(|| panic!("{prefix} in {out}"))
+            .parse()
+            .unwrap()
+    };
+    let white = value(lines[n - 2], "Hand-written (white): ");
+    let stm = value(lines[n - 1], "Hand-written (side to move): ");
+    // Black to move: the two totals are opposite, and they are the search's value.
     assert_eq!(stm, -white);
+    // With --hce the evaluation in use, which leads, is that total.
+    assert_eq!(value(lines[0], "Evaluation (white): "), white);
+    assert_eq!(value(lines[1], "Evaluation (side to move): "), stm);
     // Then the chances the model gives that value, summing to 1000.
-    let wdl: Vec<u32> = lines[n - 1]
-        .strip_prefix("Final (win/draw/loss): ")
+    let wdl: Vec<u32> = lines[2]
+        .strip_prefix("Evaluation (win/draw/loss): ")
         .and_then(|s| s.strip_suffix(" (per mille, side to move)"))
         .unwrap_or_else(|| panic!("{out}"))
         .split(' ')
@@ -176,7 +176,9 @@ fn eval_prints_the_table_and_the_final_lines() {
         ("table", "kindergarten"),
         ("asm", "rayloop"),
     ] {
-        let o = brokkr(&["eval", "--fen", fen, "--bits", bits, "--slider", slider]);
+        let o = brokkr(&[
+            "eval", "--fen", fen, "--hce", "--bits", bits, "--slider", slider,
+        ]);
         let got = String::from_utf8(o.stdout).unwrap();
         assert_eq!(without_path(&got), without_path(&out), "{bits} {slider}");
     }

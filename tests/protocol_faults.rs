@@ -134,12 +134,18 @@ fn an_illegal_move_in_position_keeps_the_moves_before_it() {
         is_legal(&b, &mv),
         "{mv} is not a Black move after 1.e4 e5 2.Nf3"
     );
-    // A bad FEN still keeps the last position.
+    // A refused FEN leaves no position: `go` says so and plays no move, never
+    // one of the position before (the GUI's board does not have it).
     e.send("position fen 8/8/8 w - - 0 1");
     e.send("go nodes 2000");
     let (mv, lines) = e.bestmove_lines();
-    assert!(has_info_string(&lines, "keeping"), "{lines:?}");
-    assert!(is_legal(&b, &mv), "{mv}");
+    assert!(has_info_string(&lines, "no position"), "{lines:?}");
+    assert_eq!(mv, "0000", "{lines:?}");
+    // The next good position is searched as usual.
+    e.send("position startpos moves e2e4");
+    e.send("go nodes 2000");
+    let (mv, _) = e.bestmove_lines();
+    assert!(is_legal(&board_after(START, &["e2e4"]), &mv), "{mv}");
     e.finish();
 }
 

@@ -40,13 +40,6 @@ pub enum FenError {
         count: u32,
         max: u32,
     },
-    /// A colour has more promoted pieces (beyond the starting set) than pawns
-    /// missing.
-    TooManyPromoted {
-        color: Color,
-        promoted: u32,
-        missing_pawns: u32,
-    },
     /// The side to move is not `w` or `b`.
     BadSide(String),
     /// A colour has no king.
@@ -114,16 +107,6 @@ impl fmt::Display for FenError {
                 "{} has {count} {what}; a game allows at most {max}",
                 side(color)
             ),
-            TooManyPromoted {
-                color,
-                promoted,
-                missing_pawns,
-            } => write!(
-                f,
-                "{} has at least {promoted} promoted piece(s) beyond the starting set \
-                 but only {missing_pawns} pawn(s) missing to promote",
-                side(color)
-            ),
             BadSide(s) => write!(f, "bad side to move '{s}' (expected 'w' or 'b')"),
             MissingKing(c) => write!(f, "{} has no king", side(c)),
             TooManyKings(c) => write!(f, "{} has more than one king", side(c)),
@@ -152,9 +135,42 @@ impl fmt::Display for FenError {
 
 impl std::error::Error for FenError {}
 
+/// How strictly [`Board`]'s FEN parser treats castling rights and en-passant
+/// squares the position cannot have.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Strictness {
+    /// Refuse the FEN.
+    Refuse,
+    /// Drop the right or the square, with a note (as Stockfish drops them,
+    /// silently): what a GUI's board editor sends is played.
+    Drop,
+}
+
 impl<S: Slider> Board<S> {
-    /// Parse a FEN (or the 4 position fields of an EPD line).
+    /// Parse a FEN (or the 4 position fields of an EPD line). A castling right
+    /// whose king or rook is not in place, or an en-passant square no double
+    /// pawn move can have made, is an error: see [`Board::from_fen_lenient`]
+    /// for the form GUIs need.
     pub fn from_fen(fen: &str) -> Result<Board<S>, FenError> {
+        Board::parse_fen(fen, Strictness::Refuse, &mut Vec::new())
+    }
+
+    /// Parse a FEN as a GUI sends it: a castling right whose king or rook is
+    /// not in place, and an en-passant square that no pawn can capture on (or
+    /// that no double move can have made), are dropped, each with a note in
+    /// the returned list saying so. The rest is checked as [`Board::from_fen`]
+    /// does.
+    pub fn from_fen_lenient(fen: &str) -> Result<(Board<S>, Vec<String>), FenError> {
+        let mut notes = Vec::new();
+        let b = Board::parse_fen(fen, Strictness::Drop, &mut notes)?;
+        Ok((b, notes))
+    }
+
+    fn parse_fen(
+        fen: &str,
+        strictness: Strictness,
+        notes: &mut Vec<String>,
+    ) -> Result<Board<S>, FenError> {
         // A UTF-8 byte-order mark (from a file saved by some editors) is invisible
         // and means nothing: skip it.
         let fen = fen.trim_start_matches('\u{feff}');
@@ -173,7 +189,7 @@ impl<S: Slider> Board<S> {
             s => return Err(FenError::BadSide(s.to_string())),
         };
         check_material(&b)?;
-        parse_castling(&mut b, fields[2])?;
+        parse_castling(&mut b, fields[2], strictness, notes)?;
         let counter = |i: usize, field: &'static str, default: u64| -> Result<u64, FenError> {
             fields
                 .get(i)
@@ -190,7 +206,7 @@ impl<S: Slider> Board<S> {
             return Err(FenError::OpponentInCheck);
         }
         b.update_check_state::<Portable>();
-        parse_ep(&mut b, fields[3])?;
+        parse_ep(&mut b, fields[3], strictness, notes)?;
         (b.key, b.pawn_key) = b.recompute_keys();
         Ok(b)
     }
@@ -327,10 +343,10 @@ fn check_material<S: Slider>(b: &Board<S>) -> Result<(), FenError> {
     Ok(())
 }
 
-/// Refuse material no game can reach: more than 16 pieces or 8 pawns, or more
-/// pieces beyond the starting set (2 knights, 2 bishops, 2 rooks, 1 queen) than
-/// pawns gone to promote. This bounds the legal moves of any position (218 at
-/// most), so a [`MoveList`] never fills up.
+/// Refuse material no game can reach: more than 16 pieces or 8 pawns a side.
+/// Any number of promoted pieces is taken, as a GUI's board editor sets them
+/// up (python-chess's `Board.is_valid` takes them too); 16 pieces bound the
+/// moves of a position below [`MAX_MOVES`].
 fn check_promotions<S: Slider>(b: &Board<S>, color: Color) -> Result<(), FenError> {
     let count = |kind: PieceKind| b.pieces(color, kind).count_ones();
     let too_many = |what, count, max| {
@@ -348,18 +364,6 @@ fn check_promotions<S: Slider>(b: &Board<S>, color: Color) -> Result<(), FenErro
     let pawns = count(PieceKind::Pawn);
     if pawns > 8 {
         return too_many("pawns", pawns, 8);
-    }
-    let extra = |kind, start: u32| count(kind).saturating_sub(start);
-    let promoted = extra(PieceKind::Knight, 2)
-        + extra(PieceKind::Bishop, 2)
-        + extra(PieceKind::Rook, 2)
-        + extra(PieceKind::Queen, 1);
-    if promoted > 8 - pawns {
-        return Err(FenError::TooManyPromoted {
-            color,
-            promoted,
-            missing_pawns: 8 - pawns,
-        });
     }
     Ok(())
 }
@@ -395,68 +399,142 @@ fn outermost_rook<S: Slider>(b: &Board<S>, color: Color, king_side: bool) -> Opt
     }
 }
 
-fn parse_castling<S: Slider>(b: &mut Board<S>, field: &str) -> Result<(), FenError> {
+fn parse_castling<S: Slider>(
+    b: &mut Board<S>,
+    field: &str,
+    strictness: Strictness,
+    notes: &mut Vec<String>,
+) -> Result<(), FenError> {
     if field == "-" {
         return Ok(());
     }
     let bad = || FenError::BadCastling(field.to_string());
+    // The field's syntax is checked whole first: a bad letter is never dropped.
+    if !field
+        .chars()
+        .all(|c| matches!(c.to_ascii_lowercase(), 'k' | 'q' | 'a'..='h'))
+    {
+        return Err(bad());
+    }
     for c in field.chars() {
-        let color = if c.is_ascii_uppercase() {
-            Color::White
-        } else {
-            Color::Black
-        };
-        let back_rank = if color == Color::White { 0 } else { 7 };
-        let ksq = b.ksq::<Portable>(color.index());
-        if ksq / 8 != back_rank {
-            return Err(FenError::CastlingPieces {
-                right: c,
-                reason: "the king is not on its first rank",
-            });
-        }
-        let (king_side, rook) = match c.to_ascii_lowercase() {
-            'k' | 'q' => {
-                let king_side = c.eq_ignore_ascii_case(&'k');
-                let rook = outermost_rook(b, color, king_side).ok_or(FenError::CastlingPieces {
-                    right: c,
-                    reason: "no rook on that side of the king",
-                })?;
-                (king_side, rook)
-            }
-            f @ 'a'..='h' => {
-                let sq = Square::from_coords(f as u8 - b'a', back_rank as u8);
-                if b.pieces(color, PieceKind::Rook) & sq.bb() == 0 {
-                    return Err(FenError::CastlingPieces {
-                        right: c,
-                        reason: "no rook of that colour on that file",
-                    });
+        match castling_right(b, c) {
+            Ok(Some((idx, ksq, rook, king_side))) => {
+                if b.castling >> idx & 1 != 0 {
+                    return Err(bad());
                 }
-                (sq.index() > ksq, sq)
+                add_castling(b, idx, ksq, rook, king_side);
             }
-            _ => return Err(bad()),
-        };
-        let idx = castling::index(color.index(), king_side);
-        if b.castling >> idx & 1 != 0 {
-            return Err(bad());
-        }
-        b.castling |= 1 << idx;
-        b.castle_rooks[idx] = rook.index() as u8;
-        b.castle_empty[idx] = movegen::castling_empty(ksq, rook.index());
-        b.castle_path[idx] = movegen::castling_path(ksq, rook.index());
-        b.castle_squares |= (1 << ksq) | rook.bb();
-        let standard_rook = if king_side { 7 } else { 0 };
-        if ksq % 8 != 4 || rook.file() != standard_rook {
-            b.chess960 = true;
+            Ok(None) => return Err(bad()),
+            Err(e) if strictness == Strictness::Drop => {
+                notes.push(format!("{e}: dropped"));
+            }
+            Err(e) => return Err(e),
         }
     }
     Ok(())
 }
 
-fn parse_ep<S: Slider>(b: &mut Board<S>, field: &str) -> Result<(), FenError> {
+/// The castling right of letter `c`: (its index, the king's square, the rook,
+/// whether it is on the king's side); `None` for a letter that names no right;
+/// an error when the king or the rook is not where the right needs it.
+#[allow(clippy::type_complexity)]
+fn castling_right<S: Slider>(
+    b: &Board<S>,
+    c: char,
+) -> Result<Option<(usize, usize, Square, bool)>, FenError> {
+    let color = if c.is_ascii_uppercase() {
+        Color::White
+    } else {
+        Color::Black
+    };
+    let back_rank = if color == Color::White { 0 } else { 7 };
+    let ksq = b.ksq::<Portable>(color.index());
+    if ksq / 8 != back_rank {
+        return Err(FenError::CastlingPieces {
+            right: c,
+            reason: "the king is not on its first rank",
+        });
+    }
+    let (king_side, rook) = match c.to_ascii_lowercase() {
+        'k' | 'q' => {
+            let king_side = c.eq_ignore_ascii_case(&'k');
+            let rook = outermost_rook(b, color, king_side).ok_or(FenError::CastlingPieces {
+                right: c,
+                reason: "no rook on that side of the king",
+            })?;
+            (king_side, rook)
+        }
+        f @ 'a'..='h' => {
+            let sq = Square::from_coords(f as u8 - b'a', back_rank as u8);
+            if b.pieces(color, PieceKind::Rook) & sq.bb() == 0 {
+                return Err(FenError::CastlingPieces {
+                    right: c,
+                    reason: "no rook of that colour on that file",
+                });
+            }
+            (sq.index() > ksq, sq)
+        }
+        _ => return Ok(None),
+    };
+    let idx = castling::index(color.index(), king_side);
+    Ok(Some((idx, ksq, rook, king_side)))
+}
+
+/// Give the board castling right `idx` of the king on `ksq` with `rook`.
+fn add_castling<S: Slider>(
+    b: &mut Board<S>,
+    idx: usize,
+    ksq: usize,
+    rook: Square,
+    king_side: bool,
+) {
+    b.castling |= 1 << idx;
+    b.castle_rooks[idx] = rook.index() as u8;
+    b.castle_empty[idx] = movegen::castling_empty(ksq, rook.index());
+    b.castle_path[idx] = movegen::castling_path(ksq, rook.index());
+    b.castle_squares |= (1 << ksq) | rook.bb();
+    let standard_rook = if king_side { 7 } else { 0 };
+    if ksq % 8 != 4 || rook.file() != standard_rook {
+        b.chess960 = true;
+    }
+}
+
+fn parse_ep<S: Slider>(
+    b: &mut Board<S>,
+    field: &str,
+    strictness: Strictness,
+    notes: &mut Vec<String>,
+) -> Result<(), FenError> {
     if field == "-" {
         return Ok(());
     }
     let sq = Square::parse(field).ok_or_else(|| FenError::BadEnPassantSyntax(field.to_string()))?;
+    match possible_ep(b, sq) {
+        Err(e) if strictness == Strictness::Drop => {
+            notes.push(format!("{e}: dropped"));
+            return Ok(());
+        }
+        r => r?,
+    }
+    // Keep the square only when a pawn stands ready to capture there, and key
+    // it (recompute_keys) only when that capture is legal, as make does.
+    let us = b.side;
+    if PAWN_ATTACKS[us.flip().index()][sq.index()] & b.pieces(us, PieceKind::Pawn) != 0 {
+        b.ep = if b.ep_capture_exists::<Portable>(sq.index()) {
+            sq.index() as u8
+        } else {
+            sq.index() as u8 | EP_UNUSABLE
+        };
+    } else if strictness == Strictness::Drop {
+        notes.push(format!(
+            "en-passant square {sq}: no pawn can capture there: dropped"
+        ));
+    }
+    Ok(())
+}
+
+/// Whether a double pawn move of the side that just moved can have passed `sq`.
+fn possible_ep<S: Slider>(b: &Board<S>, sq: Square) -> Result<(), FenError> {
     let us = b.side;
     let them = us.flip();
     let (ep_rank, forward): (u8, i32) = if us == Color::White { (5, 8) } else { (2, -8) };
@@ -473,15 +551,6 @@ fn parse_ep<S: Slider>(b: &mut Board<S>, field: &str) -> Result<(), FenError> {
     }
     if b.pieces(them, PieceKind::Pawn) & (1 << pawn_sq) == 0 {
         return Err(impossible("no pawn that could just have moved two squares"));
-    }
-    // Keep the square only when a pawn stands ready to capture there, and key
-    // it (recompute_keys) only when that capture is legal, as make does.
-    if PAWN_ATTACKS[them.index()][sq.index()] & b.pieces(us, PieceKind::Pawn) != 0 {
-        b.ep = if b.ep_capture_exists::<Portable>(sq.index()) {
-            sq.index() as u8
-        } else {
-            sq.index() as u8 | EP_UNUSABLE
-        };
     }
     Ok(())
 }

@@ -3,8 +3,6 @@
 use super::choice;
 use super::Args;
 use crate::board::Board;
-use crate::eval::eval_report;
-use crate::nnue::Vector;
 
 pub const HELP: &str = concat!(
     "\
@@ -24,13 +22,15 @@ usage: brokkr eval [--fen FEN] [--off GROUPS] [--on GROUPS] [--bits PATH] [--sli
     crate::extras::EVAL_HELP!(),
     "
 
-With a network (the embedded one unless --hce), prints first `NNUE (white): N cp`,
-`NNUE (side to move): N cp` and the net that gave them. Then the hand-written
-evaluation's terms: each term's middlegame and endgame value for White and for
-Black, the phase and the scale factor, then `Final (white): N cp` and
-`Final (side to move): N cp` (the hand-written evaluation's total), and last
-`Final (win/draw/loss): W D L`, the chances that total stands for by the
-win/draw/loss model (per mille, for the side to move; see docs/wdl.md)."
+Prints first the evaluation brokkr plays with: the network's (the embedded one
+unless --net or --hce) or, with --hce, the hand-written one: `Evaluation
+(white): N cp`, `Evaluation (side to move): N cp`, `Evaluation (win/draw/loss):
+W D L` (the chances that value stands for by the win/draw/loss model, per mille,
+for the side to move; see docs/wdl.md) and `Evaluated by: ...`. Then the
+hand-written evaluation's terms, headed as in use or not: each term's
+middlegame and endgame value for White and for Black, the phase and the scale
+factor, and its totals `Hand-written (white): N cp` and `Hand-written (side to
+move): N cp`."
 );
 
 /// Run `brokkr eval` with `args` (after the command name).
@@ -63,21 +63,12 @@ pub fn run(args: &[String]) -> Result<(), String> {
             Some(fen) => Board::<S>::from_fen(fen).map_err(|e| format!("bad FEN: {e}"))?,
             None => Board::<S>::startpos(),
         };
-        if let Some(net) = &eval.net {
-            let cp = crate::with_vector!(eval.vector, V => match V::detect() {
-                Some(v) => crate::nnue::evaluate_fresh(v, net, &board),
-                None => crate::nnue::evaluate_fresh(crate::nnue::vector::Portable, net, &board),
-            });
-            let white = if board.side_to_move() == crate::types::Color::White { cp } else { -cp };
-            println!("NNUE (white): {white} cp");
-            println!("NNUE (side to move): {cp} cp");
-            println!("Network: {} on the {} path", net.describe(), eval.vector);
-        }
-        println!("{}", eval_report::<B, S>(&board, terms));
-        // The hand-written evaluation's total for the side to move, as chances.
-        let stm = crate::eval::evaluate::<B, S>(&board, &mut crate::eval::PawnTable::new(), terms);
-        let [w, d, l] = crate::wdl::wdl(crate::search::Score::Cp(stm), &board);
-        println!("Final (win/draw/loss): {w} {d} {l} (per mille, side to move)");
+        let net = eval.net.as_ref().map(|net| {
+            let cp = crate::nnue::evaluate_on(eval.vector, net, &board);
+            (cp, format!("{} on the {} path", net.describe(), eval.vector))
+        });
+        let net = net.as_ref().map(|(cp, name)| (*cp, name.as_str()));
+        println!("{}", crate::eval::evaluation_report::<B, S>(&board, terms, net));
         Ok(())
     }))
 }

@@ -25,7 +25,7 @@ pub mod tune;
 pub mod weights;
 
 pub use pawns::PawnTable;
-pub use report::eval_report;
+pub use report::{eval_report, evaluation_report};
 pub use score::S;
 pub use trace::{NoTrace, Term, TermTrace, Trace};
 

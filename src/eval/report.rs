@@ -8,10 +8,10 @@ use crate::board::Board;
 use crate::types::Color;
 use std::fmt::Write;
 
-/// The evaluation of `board` as a table: each term's middlegame and endgame value
-/// for White and for Black and their difference, the phase and the scale factor,
-/// and on the last two lines `Final (white): N cp` and `Final (side to move): N cp`,
-/// with the term groups `terms` on.
+/// The hand-written evaluation of `board` as a table: each term's middlegame
+/// and endgame value for White and for Black and their difference, the phase
+/// and the scale factor, and on the last two lines `Hand-written (white): N cp`
+/// and `Hand-written (side to move): N cp`, with the term groups `terms` on.
 pub fn eval_report<B: Bits, Sl: Slider>(board: &Board<Sl>, terms: Terms) -> String {
     let mut t = TermTrace::default();
     let e = evaluate_white::<B, Sl, _>(board, None, terms, &mut t);
@@ -60,7 +60,57 @@ pub fn eval_report<B: Bits, Sl: Slider>(board: &Board<Sl>, terms: Terms) -> Stri
         Color::White => e.value,
         Color::Black => -e.value,
     };
-    let _ = writeln!(out, "Final (white): {} cp", e.value);
-    let _ = write!(out, "Final (side to move): {stm} cp");
+    let _ = writeln!(out, "Hand-written (white): {} cp", e.value);
+    let _ = write!(out, "Hand-written (side to move): {stm} cp");
+    out
+}
+
+/// The evaluation the engine plays with, as `eval` (UCI) and `brokkr eval`
+/// print it: first `Evaluation (white)`, `Evaluation (side to move)` and
+/// `Evaluation (win/draw/loss)` (per mille, side to move, by
+/// [`crate::wdl`]'s model) of the evaluation in use, with a line naming it;
+/// then the hand-written evaluation's table ([`eval_report`]), headed as
+/// what it is: the evaluation in use, or the one that is not.
+///
+/// `net` is the network's score of `board` (side to move's view) and its
+/// description, when the engine evaluates with one.
+pub fn evaluation_report<B: Bits, Sl: Slider>(
+    board: &Board<Sl>,
+    terms: Terms,
+    net: Option<(i32, &str)>,
+) -> String {
+    let table = eval_report::<B, Sl>(board, terms);
+    let hand_written = {
+        let e = evaluate_white::<B, Sl, _>(board, None, terms, &mut TermTrace::default());
+        match board.side_to_move() {
+            Color::White => e.value,
+            Color::Black => -e.value,
+        }
+    };
+    let (stm, source) = match net {
+        Some((cp, name)) => (cp, format!("network {name}")),
+        None => (hand_written, "the hand-written evaluation".to_string()),
+    };
+    let white = match board.side_to_move() {
+        Color::White => stm,
+        Color::Black => -stm,
+    };
+    let [w, d, l] = crate::wdl::wdl(crate::search::Score::Cp(stm), board);
+    let mut out = String::new();
+    let _ = writeln!(out, "Evaluation (white): {white} cp");
+    let _ = writeln!(out, "Evaluation (side to move): {stm} cp");
+    let _ = writeln!(
+        out,
+        "Evaluation (win/draw/loss): {w} {d} {l} (per mille, side to move)"
+    );
+    let _ = writeln!(out, "Evaluated by: {source}");
+    let _ = writeln!(out);
+    let heading = if net.is_some() {
+        "The hand-written evaluation, term by term (not in use: the network is)"
+    } else {
+        "The hand-written evaluation, term by term (in use)"
+    };
+    let _ = writeln!(out, "{heading}");
+    out.push_str(&table);
     out
 }

@@ -281,3 +281,12 @@ pub fn evaluate_fresh<V: Vector, S: Slider>(v: V, net: &Network, board: &Board<S
         board.occupied().count_ones(),
     )
 }
+
+/// [`evaluate_fresh`] on the vector path `path`, or the portable one where
+/// `path` cannot run on this CPU (every path gives the same value).
+pub fn evaluate_on<S: Slider>(path: super::VectorPath, net: &Network, board: &Board<S>) -> i32 {
+    crate::with_vector!(path, V => match V::detect() {
+        Some(v) => evaluate_fresh(v, net, board),
+        None => evaluate_fresh(super::vector::Portable, net, board),
+    })
+}

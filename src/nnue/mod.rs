@@ -11,6 +11,6 @@ pub mod network;
 pub mod train;
 pub mod vector;
 
-pub use accumulator::{evaluate_fresh, Accumulator, Delta, Stack};
+pub use accumulator::{evaluate_fresh, evaluate_on, Accumulator, Delta, Stack};
 pub use network::Network;
 pub use vector::{Vector, VectorPath};

@@ -112,6 +112,24 @@ mod embedded {
     include!(concat!(env!("OUT_DIR"), "/net.rs"));
 }
 
+/// The size of the largest net file: the current version at the largest
+/// hidden layer and bucket count the format allows.
+pub fn max_file_bytes() -> usize {
+    use crate::codegen::net::{file_size, MAX_BUCKETS, MAX_HIDDEN, VERSION};
+    file_size(VERSION, MAX_HIDDEN, MAX_BUCKETS)
+}
+
+/// The bytes of the file at `path` if it holds at most `limit` of them, or
+/// `None` if it holds more; no more than `limit + 1` bytes are read either
+/// way, so a device or pipe without end cannot hold the caller up.
+pub fn read_at_most(path: &Path, limit: usize) -> std::io::Result<Option<Vec<u8>>> {
+    use std::io::Read;
+    let file = std::fs::File::open(path)?;
+    let mut bytes = Vec::new();
+    file.take(limit as u64 + 1).read_to_end(&mut bytes)?;
+    Ok((bytes.len() <= limit).then_some(bytes))
+}
+
 /// A network ready to evaluate.
 #[derive(Debug)]
 pub struct Network {
@@ -164,10 +182,19 @@ impl Network {
         }
     }
 
-    /// Read a net file; the error says what is wrong with it.
+    /// Read a net file; the error says what is wrong with it. No more is read
+    /// than the largest net the format allows ([`max_file_bytes`]): a path to
+    /// something endless (`/dev/zero`, a pipe) or huge is refused at once.
     pub fn load(path: &Path) -> Result<Network, String> {
-        let bytes =
-            std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let limit = max_file_bytes();
+        let bytes = read_at_most(path, limit)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?
+            .ok_or_else(|| {
+                format!(
+                    "{} is larger than any net ({limit} bytes at most)",
+                    path.display()
+                )
+            })?;
         let file = NetFile::parse(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
         Ok(Network::from_file(file, &path.display().to_string()))
     }

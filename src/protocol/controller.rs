@@ -228,6 +228,29 @@ pub struct Controller {
     protocol: Protocol,
     /// Test only: make the next searches panic (the hidden `DebugPanic` option).
     pub debug_panic: bool,
+    /// Why the last position the GUI sent was refused: until a good one comes,
+    /// the engine has no position, and a search is refused rather than run on
+    /// an older one (whose move the GUI's board does not have).
+    refused: Option<String>,
+    /// The evaluation the last search used.
+    evaluation: Option<Evaluation>,
+}
+
+/// Which evaluation a search uses: the hand-written one, or a network, named
+/// by its checksum (the same weights give the same scores).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Evaluation {
+    HandWritten,
+    Network(u64),
+}
+
+impl Evaluation {
+    fn of(settings: &Settings) -> Evaluation {
+        match &settings.net {
+            Some(net) => Evaluation::Network(net.hash()),
+            None => Evaluation::HandWritten,
+        }
+    }
 }
 
 impl Controller {
@@ -249,6 +272,29 @@ impl Controller {
             cpu,
             protocol,
             debug_panic: false,
+            refused: None,
+            evaluation: None,
+        }
+    }
+
+    /// Set up the game the GUI sent.
+    pub fn set_game(&mut self, game: Game) {
+        self.game = game;
+        self.refused = None;
+    }
+
+    /// The GUI's position was refused for `why`: there is no position until the
+    /// next good one (see [`Controller::position`]).
+    pub fn refuse_position(&mut self, why: &str) {
+        self.refused = Some(why.to_string());
+    }
+
+    /// The game, or why there is none: the last position the GUI sent was
+    /// refused.
+    pub fn position(&self) -> Result<&Game, String> {
+        match &self.refused {
+            Some(why) => Err(format!("no position: {why}")),
+            None => Ok(&self.game),
         }
     }
 
@@ -287,14 +333,11 @@ impl Controller {
             move_overhead: self.opts.move_overhead,
             features: self.opts.features,
             ponder: self.opts.ponder,
-            // Below full strength brokkr plays with the hand-written evaluation:
-            // the levels' Elo scale was calibrated with it, and the net plays
-            // about 150 Elo stronger at the same time (60 at the same nodes).
-            net: self
-                .opts
-                .net
-                .clone()
-                .filter(|_| self.opts.use_nnue && skill.is_none()),
+            // Every level plays with the evaluation full strength uses: one
+            // evaluation, so a change of level never mixes two scales in the
+            // hash, and the levels' Elo scale is calibrated with the net
+            // (docs/strength-limit.md).
+            net: self.opts.net.clone().filter(|_| self.opts.use_nnue),
             syzygy: self.opts.syzygy.clone(),
         }
     }
@@ -339,8 +382,20 @@ impl Controller {
         self.tt = None;
         let (tt, why) = allocate(mb, held);
         self.opts.hash_mb = tt.as_ref().map_or(mb, |t| t.size_mb().max(1));
-        self.tt = tt.map(Arc::new);
+        // Write every page now, with every core (no search runs meanwhile),
+        // rather than page by page in the next search, on its clock.
+        self.tt = tt.map(|mut tt| {
+            tt.clear(self.clear_threads());
+            Arc::new(tt)
+        });
         why.map_or(Ok(()), Err)
+    }
+
+    /// The threads that clear the hash table: the search's, or the machine's
+    /// cores if there are more (nothing else of this engine runs meanwhile).
+    fn clear_threads(&self) -> usize {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        self.opts.threads.max(cores)
     }
 
     /// Empty the hash table and forget what the threads learned.
@@ -377,7 +432,7 @@ impl Controller {
         self.clear();
         let mut b = Board::startpos();
         b.set_chess960(self.opts.chess960);
-        self.game = Game::new(b);
+        self.set_game(Game::new(b));
     }
 
     /// The book's move for the current position, to be played at once instead of
@@ -431,6 +486,11 @@ impl Controller {
         if self.searching() {
             return Err("a search is already running (send stop first)".into());
         }
+        if let Some(why) = &self.refused {
+            return Err(format!("no position: {why}"));
+        }
+        let settings = self.settings();
+        self.start_evaluation(&settings);
         let tt = self.tt()?;
         let id = self.next_id;
         self.next_id += 1;
@@ -438,7 +498,6 @@ impl Controller {
         self.control
             .pondering
             .store(limits.ponder, Ordering::Relaxed);
-        let settings = self.settings();
         let (bits, slider, fallback) =
             crate::engine::resolve(self.opts.bits, self.opts.slider, &self.cpu);
         if let Some(n) = fallback {
@@ -550,6 +609,18 @@ impl Controller {
         Ok(id)
     }
 
+    /// Before a search with `settings`: the hash table, the correction
+    /// history and the histories hold the numbers of the evaluation that made
+    /// them, so a search with another (the net switched on or off, another net
+    /// loaded) starts afresh, and no score of one scale is read as the other's.
+    fn start_evaluation(&mut self, settings: &Settings) {
+        let evaluation = Evaluation::of(settings);
+        if self.evaluation.is_some_and(|e| e != evaluation) {
+            self.clear();
+        }
+        self.evaluation = Some(evaluation);
+    }
+
     /// Ask the running search to stop (it reports its move as usual).
     pub fn stop(&self) {
         self.control.stop();
@@ -588,6 +659,13 @@ impl Controller {
     pub fn wait(&mut self) -> Option<SearchResult> {
         let r = self.running.take()?;
         self.control.stop();
+        r.handle.join().ok()
+    }
+
+    /// Wait for the running search to end by its own limits, and return what
+    /// it found (its done message stays queued and is ignored as stale).
+    pub fn join(&mut self) -> Option<SearchResult> {
+        let r = self.running.take()?;
         r.handle.join().ok()
     }
 
@@ -725,16 +803,29 @@ fn watch_for_panics(control: &Arc<Control>) {
 /// `MemAvailable`) is passed over without trying it: with overcommit, such an
 /// allocation may well succeed, and the kernel then kills the process when the
 /// table is written (`Clear Hash` writes all of it) rather than fail the request.
+/// Nor is more than half the machine's memory (Linux's `MemTotal`) taken.
 pub fn allocate(mb: usize, held: usize) -> (Option<TranspositionTable>, Option<String>) {
     let available = available_mb().map(|a| a + held);
-    let mut size = mb.max(1);
+    // Half the machine's memory at most: the rest is for the system and the
+    // other engine of a match (a GUI asking for more than the machine has
+    // would otherwise have the table swapped out, or the process killed).
+    let cap = physical_mb().map(|m| (m / 2).max(1)).filter(|&c| mb > c);
+    let mut size = cap.unwrap_or(mb).max(1);
     loop {
         let fits = available.is_none_or(|a| size <= a);
         if fits {
             if let Some(tt) = TranspositionTable::new(size) {
-                let why = (size != mb).then(|| {
-                    format!("cannot allocate a {mb} MB hash table; using {size} MB instead")
-                });
+                let why = match cap {
+                    _ if size == mb => None,
+                    Some(c) if c == size => Some(format!(
+                        "Hash {mb} MB is more than half of this machine's {} MB of memory \
+                         (the rest is left to the system and the other engine): using {size} MB",
+                        c * 2
+                    )),
+                    _ => Some(format!(
+                        "cannot allocate a {mb} MB hash table; using {size} MB instead"
+                    )),
+                };
                 return (Some(tt), why);
             }
         }
@@ -752,8 +843,18 @@ pub fn allocate(mb: usize, held: usize) -> (Option<TranspositionTable>, Option<S
 
 /// The memory the system reports available, in MiB, where it says (Linux).
 fn available_mb() -> Option<usize> {
+    meminfo_mb("MemAvailable:")
+}
+
+/// The machine's memory, in MiB, where the system says (Linux).
+pub fn physical_mb() -> Option<usize> {
+    meminfo_mb("MemTotal:")
+}
+
+/// A line of `/proc/meminfo` (in KiB there), in MiB.
+fn meminfo_mb(field: &str) -> Option<usize> {
     let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let line = info.lines().find(|l| l.starts_with(field))?;
     let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kib >> 10)
 }
@@ -771,30 +872,53 @@ mod tests {
     }
 
     #[test]
-    fn a_strength_limit_plays_with_the_calibrated_hand_written_evaluation() {
+    fn a_strength_limit_plays_with_the_evaluation_full_strength_uses() {
         let mut c = Controller::new(Inbox::new(), Protocol::Uci);
-        c.opts.net = Some(std::sync::Arc::new(crate::nnue::Network::from_file(
-            crate::codegen::net::NetFile {
-                hidden: 32,
-                buckets: 1,
-                scale: 400,
-                ft_weights: vec![0; crate::codegen::net::INPUTS * 32],
-                ft_bias: vec![0; 32],
-                out_weights: vec![0; 64],
-                out_bias: vec![0],
-                psqt: vec![0; crate::codegen::net::INPUTS],
-            },
-            "zero",
-        )));
-        assert!(c.settings().net.is_some(), "full strength uses the net");
+        let Some(net) = c.opts.net.clone() else {
+            return; // a build without an embedded net
+        };
+        let uses_net = |c: &Controller| c.settings().net.map(|n| n.hash()) == Some(net.hash());
+        assert!(uses_net(&c), "full strength uses the net");
         c.opts.limit_strength = true;
-        c.opts.elo = 1500;
-        assert!(c.settings().skill.is_some() && c.settings().net.is_none());
-        c.opts.elo = 2850;
-        assert!(c.settings().net.is_some(), "UCI_Elo 2850 is full strength");
+        c.opts.elo = skill_min();
+        assert!(c.settings().skill.is_some() && uses_net(&c));
         c.opts.limit_strength = false;
         c.opts.skill_level = 5;
-        assert!(c.settings().net.is_none(), "Skill Level 5 is limited too");
+        assert!(c.settings().skill.is_some() && uses_net(&c));
+        c.opts.use_nnue = false;
+        assert!(c.settings().net.is_none());
+    }
+
+    fn skill_min() -> u32 {
+        crate::search::skill::ELO_MIN
+    }
+
+    #[test]
+    fn a_search_with_another_evaluation_starts_with_an_empty_hash() {
+        let mut c = Controller::new(Inbox::new(), Protocol::Uci);
+        if c.opts.net.is_none() {
+            return; // a build without an embedded net
+        }
+        let quiet: Reporter = Arc::new(|_: &Board<Magic>, _: Event| {});
+        let limits = Limits {
+            depth: Some(5),
+            ..Limits::default()
+        };
+        c.go(limits, quiet).unwrap();
+        c.join().unwrap();
+        let root = c.game.board().key();
+        let stored = |c: &mut Controller| c.tt().unwrap().probe(root, 0).is_some();
+        assert!(stored(&mut c));
+        // The same evaluation: what the hash holds is kept.
+        let settings = c.settings();
+        c.start_evaluation(&settings);
+        assert!(stored(&mut c));
+        // Another one (the net off, as UseNNUE false; a strength limit no
+        // longer changes it): emptied.
+        c.opts.use_nnue = false;
+        let settings = c.settings();
+        c.start_evaluation(&settings);
+        assert!(!stored(&mut c));
     }
 
     #[test]

@@ -21,6 +21,7 @@ pub mod xboard;
 
 use crate::search::SearchResult;
 use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::Mutex;
 
@@ -49,12 +50,56 @@ pub enum Msg {
 
 static STDOUT: Mutex<()> = Mutex::new(());
 
+/// Whether the output goes to an xboard GUI, which must never see
+/// [`XBOARD_FATAL`]'s phrases (set once the dialect is known).
+static XBOARD_OUTPUT: AtomicBool = AtomicBool::new(false);
+
+/// Phrases that XBoard takes, anywhere in any line the engine prints, for a
+/// failed start: its backend (`HandleMachineMove` in `backend.c`) then shows
+/// "Failed to start ... chess program" and waits for ever. Each is printed in
+/// xboard mode as the words beside it, which say the same thing and match none
+/// of them, in any case (the longer form of one goes first).
+pub const XBOARD_FATAL: [(&str, &str); 7] = [
+    ("unknown host", "unresolved host"),
+    ("No remote directory", "remote folder missing"),
+    ("not found", "missing"),
+    ("No such file or directory", "does not exist"),
+    ("No such file", "does not exist"),
+    ("can't alloc", "cannot allocate"),
+    ("Permission denied", "access refused"),
+];
+
+/// Mark the output as going to an xboard GUI: from now on [`emit`] rewords
+/// [`XBOARD_FATAL`]'s phrases.
+pub fn xboard_output() {
+    XBOARD_OUTPUT.store(true, Ordering::Relaxed);
+}
+
+/// `line` with XBoard's failed-start phrases reworded (see [`XBOARD_FATAL`]).
+/// XBoard compares them case-sensitively, as does this.
+pub fn xboard_safe(line: &str) -> std::borrow::Cow<'_, str> {
+    if !XBOARD_FATAL.iter().any(|(bad, _)| line.contains(bad)) {
+        return std::borrow::Cow::Borrowed(line);
+    }
+    let mut s = line.to_string();
+    for (bad, good) in XBOARD_FATAL {
+        s = s.replace(bad, good);
+    }
+    std::borrow::Cow::Owned(s)
+}
+
 /// Write a line (or several, joined by `\n`) to stdout in one write, and flush
 /// it. A write error (the GUI has gone) ends the process quietly, as a closed
-/// pipe would.
+/// pipe would. To an xboard GUI, the phrases it takes for a failed start are
+/// reworded first ([`xboard_safe`]).
 pub fn emit(line: &str) {
+    let line = if XBOARD_OUTPUT.load(Ordering::Relaxed) {
+        xboard_safe(line)
+    } else {
+        std::borrow::Cow::Borrowed(line)
+    };
     let mut text = String::with_capacity(line.len() + 1);
-    text.push_str(line);
+    text.push_str(&line);
     text.push('\n');
     let _guard = STDOUT.lock().unwrap_or_else(|e| e.into_inner());
     let mut out = std::io::stdout().lock();
@@ -208,7 +253,10 @@ pub fn run(forced: Option<Protocol>, switches: bool) -> i32 {
     };
     match protocol {
         Protocol::Uci => uci::run(inbox, first, switches),
-        Protocol::Xboard => xboard::run(inbox, first),
+        Protocol::Xboard => {
+            xboard_output();
+            xboard::run(inbox, first)
+        }
     }
 }
 
@@ -275,6 +323,21 @@ mod tests {
     #[test]
     fn replaces_bytes_that_are_not_utf8() {
         assert_eq!(lines(b"go\xff\xfe\n"), ["go\u{FFFD}\u{FFFD}"]);
+    }
+
+    #[test]
+    fn xboard_never_reads_a_failed_start_phrase() {
+        let line = "# SyzygyPath: /EGT/Syzygy: No such file or directory; not found; \
+                    Permission denied; can't alloc; unknown host; No remote directory";
+        let safe = xboard_safe(line);
+        for (bad, _) in XBOARD_FATAL {
+            let bad = bad.to_ascii_lowercase();
+            assert!(!safe.to_ascii_lowercase().contains(&bad), "{safe}");
+        }
+        assert!(matches!(
+            xboard_safe("move e2e4"),
+            std::borrow::Cow::Borrowed(_)
+        ));
     }
 
     #[test]

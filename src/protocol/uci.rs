@@ -1,12 +1,15 @@
 //! The UCI dialect.
 //!
-//! Every bad line gets an `info string` that says what was wrong, and leaves the
-//! engine as it was: a `position` command with a bad FEN keeps the last good
-//! position, and one with a bad move plays the moves before it (as Stockfish
-//! does); a bad `setoption` keeps the old value, and a `Hash` that cannot be
-//! allocated leaves the largest table that can; a bad `go` argument is skipped,
-//! and if no limit is left the search goes to depth 1, so the GUI always gets
-//! its `bestmove`, a legal move whenever there is one (past the 75-move rule, or
+//! Every bad line gets an `info string` that says what was wrong. A `position`
+//! command with a FEN that is refused leaves the engine with no position until
+//! the next good one: `go` then answers `bestmove 0000`, never a move of an
+//! older position that the GUI's board does not have. A castling right or an
+//! en-passant square the position cannot have is dropped with a note, and a
+//! bad move plays the moves before it (both as Stockfish does). A bad
+//! `setoption` keeps the old value, and a `Hash` that cannot be allocated
+//! leaves the largest table that can; a bad `go` argument is skipped, and if
+//! no limit is left the search goes to depth 1, so the GUI always gets its
+//! `bestmove`, a legal move whenever there is one (past the 75-move rule, or
 //! after a panic in the search, too).
 
 use super::controller::EMBEDDED_NET;
@@ -186,17 +189,24 @@ impl Uci {
             return;
         }
         match parse_position(args, self.ctl.opts.chess960) {
-            Ok((game, None)) => self.ctl.game = game,
             // As Stockfish does: the moves before a bad one are played, and the
             // position they reach is the one searched, so the move sent back is
             // at least legal where the GUI's list went wrong.
-            Ok((game, Some(why))) => {
-                emit(&format!("info string position: {why}"));
-                self.ctl.game = game;
+            Ok((game, notes)) => {
+                for n in notes {
+                    emit(&format!("info string position: {n}"));
+                }
+                self.ctl.set_game(game);
             }
-            Err(e) => emit(&format!(
-                "info string position: {e}; keeping the last position"
-            )),
+            // No position until the next good one: a search of the last one
+            // would answer with a move the GUI's board does not have.
+            Err(e) => {
+                emit(&format!(
+                    "info string position: {e}; no position until the next good one \
+                     ('go' answers bestmove 0000)"
+                ));
+                self.ctl.refuse_position(&e);
+            }
         }
     }
 
@@ -207,7 +217,15 @@ impl Uci {
         if self.busy("go") {
             return;
         }
-        let board = *self.ctl.game.board();
+        let board = match self.ctl.position() {
+            Ok(game) => *game.board(),
+            Err(e) => {
+                // The GUI waits for a `bestmove` all the same; the null move
+                // says that there is none to give.
+                emit(&format!("info string go: {e}"));
+                return emit("bestmove 0000");
+            }
+        };
         let (limits, warnings) = parse_go(args, &board);
         for w in warnings {
             emit(&format!("info string go: {w}"));
@@ -228,7 +246,10 @@ impl Uci {
     }
 
     fn display(&self) {
-        let b = self.ctl.game.board();
+        let b = match self.ctl.position() {
+            Ok(game) => game.board(),
+            Err(e) => return emit(&format!("info string d: {e}")),
+        };
         for line in board_diagram(b) {
             emit(&line);
         }
@@ -238,16 +259,29 @@ impl Uci {
         emit(&format!("Checkers: {}", checkers.join(" ")));
     }
 
+    /// The evaluation the next search plays with, then the hand-written
+    /// one's terms ([`crate::eval::evaluation_report`]).
     fn eval(&mut self) {
-        let b = *self.ctl.game.board();
-        for line in crate::eval::eval_report::<crate::bits::Portable, Magic>(
+        let b = match self.ctl.position() {
+            Ok(game) => *game.board(),
+            Err(e) => return emit(&format!("info string eval: {e}")),
+        };
+        let net = self.ctl.settings().net.map(|net| {
+            let (path, _) = crate::engine::resolve_vector(
+                self.ctl.opts.bits,
+                self.ctl.opts.slider,
+                self.ctl.opts.vector,
+            );
+            let cp = crate::nnue::evaluate_on(path, &net, &b);
+            (cp, format!("{} on the {path} path", net.describe()))
+        });
+        let net = net.as_ref().map(|(cp, name)| (*cp, name.as_str()));
+        let report = crate::eval::evaluation_report::<crate::bits::Portable, Magic>(
             &b,
             self.ctl.opts.features.terms,
-        )
-        .lines()
-        {
-            emit(line);
-        }
+            net,
+        );
+        emit(&report);
     }
 
     fn bench(&mut self, args: &[&str]) {
@@ -273,7 +307,10 @@ impl Uci {
         let Some(depth) = depth else {
             return emit("info string perft: expected one depth from 0 to 10");
         };
-        let b = *self.ctl.game.board();
+        let b = match self.ctl.position() {
+            Ok(game) => *game.board(),
+            Err(e) => return emit(&format!("info string perft: {e}")),
+        };
         let start = std::time::Instant::now();
         let mut total = 0;
         if depth == 0 {
@@ -463,7 +500,7 @@ fn set_syzygy_path(ctl: &mut Controller, value: Option<&str>) {
     if tables.is_empty() {
         if !(v.is_empty() || v == "<empty>") {
             ctl.note(&format!(
-                "SyzygyPath: no tables found in {v}: playing without"
+                "SyzygyPath: no tables in {v}: playing without them"
             ));
         }
         ctl.opts.syzygy.tables = None;
@@ -533,7 +570,19 @@ pub fn set_option(ctl: &mut Controller, name: &str, value: Option<&str>) -> Resu
             let mb = option_number(name, value, 1, MAX_HASH_MB as u64)? as usize;
             ctl.set_hash(mb)?;
         }
-        "threads" => ctl.opts.threads = option_number(name, value, 1, MAX_THREADS as u64)? as usize,
+        "threads" => {
+            let n = option_number(name, value, 1, MAX_THREADS as u64)? as usize;
+            let cores = std::thread::available_parallelism().map_or(n, |c| c.get());
+            if n > cores {
+                // Taken, as Stockfish takes it, but the threads share the cores:
+                // each searches slower, and the main one may answer late.
+                ctl.note(&format!(
+                    "Threads {n} is more than this machine's {cores} logical cores: the \
+                     threads will share them, and the engine may overrun short time limits"
+                ));
+            }
+            ctl.opts.threads = n;
+        }
         // xboard names these without the space (python-chess splits on it).
         "clear hash" | "clear_hash" => ctl.clear(),
         "ponder" => ctl.opts.ponder = option_bool(name, value)?,
@@ -718,12 +767,13 @@ pub fn switch_lines(o: &Options) -> Vec<String> {
 }
 
 /// Parse `startpos|fen FEN [moves M...]` into a game. A bad setup is an error;
-/// a bad move ends the list there, and the game holds the moves before it, with
-/// a message that says so.
+/// a castling right or en-passant square the position cannot have is dropped
+/// ([`Board::from_fen_lenient`]); a bad move ends the list there, and the game
+/// holds the moves before it. Each of those gets a note in the returned list.
 fn parse_position(
     args: &[&str],
     chess960: bool,
-) -> Result<(super::controller::Game, Option<String>), String> {
+) -> Result<(super::controller::Game, Vec<String>), String> {
     let moves_at = args.iter().position(|&w| w == "moves");
     let setup = &args[..moves_at.unwrap_or(args.len())];
     let fen = match setup {
@@ -738,8 +788,8 @@ fn parse_position(
             ))
         }
     };
-    let mut board =
-        Board::<Magic>::from_fen(&fen).map_err(|e| format!("bad FEN '{}': {e}", shown(&fen)))?;
+    let (mut board, mut notes) = Board::<Magic>::from_fen_lenient(&fen)
+        .map_err(|e| format!("bad FEN '{}': {e}", shown(&fen)))?;
     board.set_chess960(chess960);
     let mut game = super::controller::Game::new(board);
     if let Some(i) = moves_at {
@@ -750,20 +800,18 @@ fn parse_position(
                     1 => " (nor the move after it)".into(),
                     left => format!(" (nor the {left} moves after it)"),
                 };
-                return Ok((
-                    game,
-                    Some(format!(
-                        "move {} ('{}') is not played{ignored}: {e}; searching the position \
-                         after the {n} move{} before it",
-                        n + 1,
-                        shown(mv),
-                        if n == 1 { "" } else { "s" },
-                    )),
+                notes.push(format!(
+                    "move {} ('{}') is not played{ignored}: {e}; searching the position \
+                     after the {n} move{} before it",
+                    n + 1,
+                    shown(mv),
+                    if n == 1 { "" } else { "s" },
                 ));
+                return Ok((game, notes));
             }
         }
     }
-    Ok((game, None))
+    Ok((game, notes))
 }
 
 /// Parse `go`'s arguments. Bad values are skipped with a warning each, so the
@@ -799,8 +847,18 @@ pub fn parse_go(args: &[&str], board: &Board<Magic>) -> (Limits, Vec<String>) {
             warn.push(format!("'{name}' needs a value"));
             return None;
         };
+        // Values beyond the most the search takes are clamped to it, with a
+        // word (a GUI sending them means "as much as you can").
+        let clamped = |warn: &mut Vec<String>| {
+            warn.push(format!(
+                "'{name} {}' is beyond the most the engine takes: {name} {hi}",
+                shown(v)
+            ));
+            Some(hi)
+        };
         match v.parse::<i64>() {
-            Ok(n) if n >= 0 => Some(n.min(hi)),
+            Ok(n) if n > hi => clamped(warn),
+            Ok(n) if n >= 0 => Some(n),
             Ok(_) => {
                 warn.push(format!(
                     "bad value '{}' for '{name}': must not be negative",
@@ -808,7 +866,7 @@ pub fn parse_go(args: &[&str], board: &Board<Magic>) -> (Limits, Vec<String>) {
                 ));
                 None
             }
-            Err(_) if v.bytes().all(|b| b.is_ascii_digit()) => Some(hi),
+            Err(_) if v.bytes().all(|b| b.is_ascii_digit()) => clamped(warn),
             Err(_) => {
                 warn.push(format!(
                     "bad value '{}' for '{name}': expected a whole number",
@@ -937,10 +995,16 @@ mod tests {
             ],
             &b,
         );
-        assert_eq!(w.len(), 1, "{w:?}");
+        assert_eq!(w.len(), 2, "{w:?}");
+        assert!(w[1].contains("nodes 9223372036854775807"), "{w:?}");
         assert_eq!(l.depth, None);
         assert_eq!(l.time, Some(Duration::ZERO));
         assert_eq!(l.nodes, Some(i64::MAX as u64));
+        // A depth beyond the search's most is clamped with a word, not dropped.
+        let (l, w) = parse_go(&["depth", "99999999999999999999"], &b);
+        assert_eq!(l.depth, Some(127));
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert!(w[0].contains("depth 127"), "{w:?}");
         // A bad value that leaves no limit: depth 1, said in a second warning.
         for bad in [
             &["depth", "-1"][..],
@@ -960,10 +1024,10 @@ mod tests {
         let (g, why) =
             parse_position(&["startpos", "moves", "e2e4", "e2e4", "e7e5"], false).unwrap();
         assert_eq!(g.len(), 1);
-        assert!(why.unwrap().contains("move 2 ('e2e4')"));
+        assert!(why[0].contains("move 2 ('e2e4')"));
         assert!(parse_position(&["fen", "8/8/8/8/8/8/8/8", "w", "-", "-"], false).is_err());
         let (g, why) = parse_position(&["startpos", "moves", "e2e4", "e7e5"], false).unwrap();
-        assert_eq!((g.len(), why), (2, None));
+        assert_eq!((g.len(), why.len()), (2, 0));
     }
 
     #[test]

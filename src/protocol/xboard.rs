@@ -72,6 +72,9 @@ struct Xboard {
     nps: Option<u64>,
     /// The opponent offered a draw (`draw`), still to be answered.
     draw_offered: bool,
+    /// The reply the engine's last search expected: the key of the position
+    /// after its move, and the move (for `hint`).
+    expected: Option<(u64, Move)>,
 }
 
 /// xboard's own default time control: 40 moves in 5 minutes.
@@ -134,6 +137,7 @@ impl Xboard {
             started: Instant::now(),
             nps: None,
             draw_offered: false,
+            expected: None,
         }
     }
 
@@ -149,13 +153,7 @@ impl Xboard {
             "xboard" | "accepted" | "rejected" | "random" | "computer" | "name" | "rating"
             | "ics" | "white" | "black" | "bk" => {}
             "draw" => self.draw_offered = true,
-            "hint" => {
-                // While pondering, the move expected from the user.
-                if let Some(Task::Ponder(m)) = self.task {
-                    let b = *self.ctl.game.board();
-                    emit(&format!("Hint: {}", move_text(&b, m)));
-                }
-            }
+            "hint" => self.hint(),
             "protover" => self.features(),
             "new" => self.new_game(),
             "variant" => self.variant(arg),
@@ -165,11 +163,16 @@ impl Xboard {
             }
             "go" => {
                 self.stop_search();
-                self.engine = Some(self.side());
-                self.maybe_think();
+                if self.has_position("go") {
+                    self.engine = Some(self.side());
+                    self.maybe_think();
+                }
             }
             "playother" => {
                 self.stop_search();
+                if !self.has_position("playother") {
+                    return true;
+                }
                 self.engine = Some(self.side().flip());
                 self.maybe_ponder(None);
             }
@@ -224,7 +227,9 @@ impl Xboard {
                 self.stop_search();
                 self.analyze = true;
                 self.engine = None;
-                self.start_analysis();
+                if self.has_position("analyze") {
+                    self.start_analysis();
+                }
             }
             "exit" => {
                 if self.analyze {
@@ -250,15 +255,25 @@ impl Xboard {
             },
             // `egtpath TYPE PATH` (feature egt="syzygy"): the Syzygy tables'
             // directories, as the `SyzygyPath` option.
-            "egtpath" => match arg.split_once(char::is_whitespace) {
-                Some((kind, dir)) if kind.eq_ignore_ascii_case("syzygy") => {
-                    self.option("SyzygyPath", dir.trim())
+            // A folder that does not exist is only noted (XBoard sends its
+            // default path whether or not the tables are there).
+            "egtpath" => {
+                let (kind, dir) = arg.split_once(char::is_whitespace).unwrap_or((arg, ""));
+                let dir = dir.trim();
+                if !kind.eq_ignore_ascii_case("syzygy") {
+                    self.ctl.note(&format!(
+                        "egtpath: only syzygy tables are read, not '{}'",
+                        shown(kind)
+                    ));
+                } else if dir.is_empty() {
+                    self.ctl.note(
+                        "egtpath syzygy: no folder given (expected 'egtpath syzygy FOLDER'); \
+                         playing without tables",
+                    );
+                } else {
+                    self.option("SyzygyPath", dir);
                 }
-                _ => self.ctl.note(&format!(
-                    "egtpath: only syzygy tables are read, not '{}'",
-                    shown(arg)
-                )),
-            },
+            }
             "option" => match arg.split_once('=') {
                 Some((n, v)) => self.option(n.trim(), v.trim()),
                 None => self.option(arg, ""),
@@ -282,6 +297,39 @@ impl Xboard {
         true
     }
 
+    /// `hint`: a move for the user. While pondering, the move expected from
+    /// the user; while idle, the reply the last search expected if this is
+    /// its position, else a short search's move (50,000 nodes, a few
+    /// hundredths of a second). While thinking or analysing there is none:
+    /// the GUI shows the lines already.
+    fn hint(&mut self) {
+        let b = *self.ctl.game.board();
+        let m = match self.task {
+            Some(Task::Ponder(m)) => Some(m),
+            Some(_) => None,
+            None if self.ctl.position().is_err() || self.ctl.game.outcome().is_some() => None,
+            None => match self.expected {
+                Some((key, m)) if key == b.key() && b.is_legal::<crate::bits::Portable>(m) => {
+                    Some(m)
+                }
+                _ => {
+                    let limits = Limits {
+                        nodes: Some(50_000),
+                        ..Limits::default()
+                    };
+                    let quiet: Reporter = Arc::new(|_: &Board<Magic>, _: Event| {});
+                    match self.ctl.go(limits, quiet) {
+                        Ok(_) => self.ctl.join().map(|r| r.best).filter(|m| !m.is_null()),
+                        Err(_) => None,
+                    }
+                }
+            },
+        };
+        if let Some(m) = m {
+            emit(&format!("Hint: {}", move_text(&b, m)));
+        }
+    }
+
     fn side(&self) -> Color {
         self.ctl.game.board().side_to_move()
     }
@@ -300,10 +348,13 @@ impl Xboard {
             .collect();
         let o = &self.ctl.opts;
         // One write for the whole answer: a GUI waiting for `done=1` is woken once.
+        // `sigterm` keeps its default (1: the GUI may send SIGTERM after
+        // `quit`, which ends the process as it should); python-chess rejects
+        // `sigterm=0` with a warning at every start.
         let lines = [
             format!(
                 "feature done=0 ping=1 setboard=1 usermove=1 time=1 draw=1 colors=0 analyze=1 \
-                 sigint=0 sigterm=0 reuse=1 san=0 nps=1 memory=1 smp=1 egt=\"syzygy\" \
+                 sigint=0 reuse=1 san=0 nps=1 memory=1 smp=1 egt=\"syzygy\" \
                  variants=\"normal,fischerandom\" myname=\"{}\"",
                 engine_name()
             ),
@@ -406,25 +457,49 @@ impl Xboard {
         self.ctl.game.set_chess960(on);
     }
 
+    /// `setboard FEN`: a castling right or en-passant square the position
+    /// cannot have is dropped with a note; a FEN that is refused leaves the
+    /// engine with no position until `new` or a good `setboard` (a move of the
+    /// old one would not exist on the GUI's board).
     fn setboard(&mut self, fen: &str) {
-        match Board::<Magic>::from_fen(fen) {
-            Ok(mut b) => {
-                self.stop_search();
+        self.stop_search();
+        match Board::<Magic>::from_fen_lenient(fen) {
+            Ok((mut b, notes)) => {
+                for n in notes {
+                    self.ctl.note(&format!("setboard: {n}"));
+                }
                 b.set_chess960(self.ctl.opts.chess960);
-                self.ctl.game = Game::new(b);
+                self.ctl.set_game(Game::new(b));
                 if self.analyze {
                     self.start_analysis();
                 }
             }
             Err(e) => {
                 emit(&format!("tellusererror Illegal position: {e}"));
-                error(&format!("bad FEN: {e}"), fen);
+                explain("setboard", &format!("bad FEN '{}': {e}", shown(fen)));
+                self.ctl
+                    .refuse_position(&format!("the last setboard was refused: {e}"));
+            }
+        }
+    }
+
+    /// Whether the engine has a position; if not, says so as an error for
+    /// `what` (the last `setboard` was refused).
+    fn has_position(&self, what: &str) -> bool {
+        match self.ctl.position() {
+            Ok(_) => true,
+            Err(e) => {
+                explain(what, &e);
+                false
             }
         }
     }
 
     fn take_back(&mut self, n: usize) {
         self.stop_search();
+        if !self.has_position(if n == 1 { "undo" } else { "remove" }) {
+            return;
+        }
         for _ in 0..n {
             if !self.ctl.game.pop() {
                 error("nothing to undo", if n == 1 { "undo" } else { "remove" });
@@ -489,7 +564,7 @@ impl Xboard {
         let value = (!value.is_empty()).then_some(value);
         self.stop_search();
         if let Err(e) = set_option(&mut self.ctl, name, value) {
-            error("option", &e);
+            explain("option", &e);
         }
     }
 
@@ -512,6 +587,9 @@ impl Xboard {
 
     /// The opponent's move (or, in analyze/force mode, any move to play).
     fn user_move(&mut self, s: &str) {
+        if !self.has_position("usermove") {
+            return;
+        }
         let b = *self.ctl.game.board();
         let m = match parse_move(&b, s) {
             Some(m) => m,
@@ -637,7 +715,7 @@ impl Xboard {
                 self.task = Some(Task::Think);
                 self.search_done(m, None, None);
             }
-            Err(e) => error("search", &e),
+            Err(e) => explain("search", &e),
         }
     }
 
@@ -711,6 +789,7 @@ impl Xboard {
         let b = *self.ctl.game.board();
         emit(&format!("move {}", move_text(&b, best)));
         self.ctl.game.push(best);
+        self.expected = ponder.map(|m| (self.ctl.game.board().key(), m));
         if self.claim_result() {
             return;
         }
@@ -807,9 +886,15 @@ fn result_line(o: Outcome) -> String {
     }
 }
 
-/// `Error (reason): input`.
+/// `Error (reason): input`, the input shortened (it is the GUI's own line).
 fn error(reason: &str, input: &str) {
     emit(&format!("Error ({reason}): {}", shown(input)));
+}
+
+/// `Error (what): message`, the engine's whole message (which shortens any
+/// input it quotes itself): cutting it would cut off what was wrong.
+fn explain(what: &str, message: &str) {
+    emit(&format!("Error ({what}): {message}"));
 }
 
 /// Seconds, possibly fractional, as `level` and `st` give them.

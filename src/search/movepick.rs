@@ -5,6 +5,7 @@
 
 use super::history::{Histories, PieceTo};
 use crate::board::movegen::Collect;
+use crate::board::movegen::MAX_MOVES;
 use crate::board::{Board, MoveList, Stage as GenStage};
 use crate::engine::Engine;
 use crate::types::*;
@@ -73,11 +74,11 @@ pub struct MovePicker {
     tt_move: Move,
     killers: [Move; 2],
     counter: Move,
-    moves: [Move; 256],
-    scores: [i32; 256],
+    moves: [Move; MAX_MOVES],
+    scores: [i32; MAX_MOVES],
     len: usize,
     cur: usize,
-    bad: [Move; 256],
+    bad: [Move; MAX_MOVES],
     bad_len: usize,
     bad_cur: usize,
     /// Quiescence: whether the quiet checks follow the captures.
@@ -96,11 +97,11 @@ impl MovePicker {
             tt_move,
             killers,
             counter,
-            moves: [Move::NULL; 256],
-            scores: [0; 256],
+            moves: [Move::NULL; MAX_MOVES],
+            scores: [0; MAX_MOVES],
             len: 0,
             cur: 0,
-            bad: [Move::NULL; 256],
+            bad: [Move::NULL; MAX_MOVES],
             bad_len: 0,
             bad_cur: 0,
             qs_checks: false,

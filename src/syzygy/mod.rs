@@ -164,8 +164,17 @@ impl Tablebase {
     /// number are checked now (a bad one is listed in the report and left out);
     /// the rest of it is read on the first probe that needs it.
     pub fn add_directory(&mut self, dir: &Path) -> Result<AddReport, TbError> {
-        let list =
-            std::fs::read_dir(dir).map_err(|e| TbError::Io(format!("{}: {e}", dir.display())))?;
+        // A folder that is not there is the common case (a GUI's default path
+        // on a machine without tables): say so in words, not as an OS error.
+        let list = std::fs::read_dir(dir).map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => {
+                TbError::Io(format!("{}: the folder does not exist", dir.display()))
+            }
+            std::io::ErrorKind::NotADirectory => {
+                TbError::Io(format!("{}: a file, not a folder", dir.display()))
+            }
+            _ => TbError::Io(format!("{}: {e}", dir.display())),
+        })?;
         let mut names: Vec<PathBuf> = list.filter_map(|e| e.ok().map(|e| e.path())).collect();
         names.sort();
         let mut report = AddReport::default();

@@ -101,7 +101,17 @@ def main():
     ap.add_argument("--runs", type=int, default=20)
     ap.add_argument("--check", type=float, metavar="MAX",
                     help="measure spawn-to-uciok only; fail if ENGINE takes over MAX times the stub's time")
+    ap.add_argument("--ratio", action="store_true",
+                    help="measure spawn-to-uciok only and print the ratio, failing never "
+                         "(a figure, for a test suite that may run on a loaded machine)")
     args = ap.parse_args()
+    if args.ratio:
+        pair = [args.engine, args.stub]
+        for e in pair:
+            spawn_until([e], *UCIOK)
+        med = row("spawn to uciok", measure(pair, UCIOK, args.runs), args.engine, args.runs)
+        print(f"start-up ratio: {med[args.engine] / med[args.stub]:.2f}x the stub (goal 1.5x)")
+        return 0
     if args.check is not None:
         pair = [args.engine, args.stub]
         # One spawn each first, so that neither pays for a cold page cache.

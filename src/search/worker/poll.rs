@@ -20,8 +20,10 @@ impl<E: Engine> Worker<'_, E> {
         self.nodes += 1;
         if let Some(n) = self.shared.limits.nodes {
             // A node limit is checked at every node on one thread, so a node-limited
-            // search with Threads=1 is exactly reproducible.
-            if self.shared.settings.threads == 1 && self.nodes >= n {
+            // search with Threads=1 is exactly reproducible. Depth 1 is always
+            // finished (as with a time limit), so even `go nodes 1` reports a
+            // line and plays a searched move.
+            if self.shared.settings.threads == 1 && self.nodes >= n && self.completed_depth > 0 {
                 self.shared.halt();
                 self.stopped = true;
             }
@@ -43,7 +45,7 @@ impl<E: Engine> Worker<'_, E> {
         }
         let limits = self.shared.limits;
         if let Some(n) = limits.nodes {
-            if self.shared.total_nodes() >= n {
+            if self.shared.total_nodes() >= n && self.completed_depth > 0 {
                 self.shared.halt();
                 self.stopped = true;
                 return;
