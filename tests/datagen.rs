@@ -154,6 +154,50 @@ fn resuming_adds_only_the_missing_games_and_drops_an_unfinished_one() {
     assert_eq!(games(&torn)[&1], resumed[&1]);
 }
 
+/// A game that keeps no position (here the side to move is in check, takes
+/// the queen, and the bare kings draw at once) is still a finished game: a run
+/// after it resumes the file, in both formats, and keeps it counted.
+#[test]
+fn a_game_that_keeps_no_position_does_not_block_a_resume() {
+    let dir = TempDir::new("datagen-empty-game");
+    let book = dir.file("book.epd", "8/8/8/8/8/2k5/6q1/7K w - - 0 1\n");
+    for marlin in [false, true] {
+        let out = dir.join(if marlin { "data.bin" } else { "data.txt" });
+        let mut extra = vec!["--book", s(&book), "--random-plies", "0"];
+        if marlin {
+            extra.extend(["--format", "marlin"]);
+        }
+        let o = datagen(&out, 1, 1, &extra);
+        let said = text(&o.stdout);
+        assert!(said.contains("holds 1/1 games, 0 positions"), "{said}");
+        // Resuming adds a game, and again finds nothing to do.
+        let o = datagen(&out, 2, 1, &extra);
+        let said = text(&o.stdout);
+        assert!(
+            said.contains("played 1 game ") && said.contains("holds 2/2 games, 0 positions"),
+            "marlin {marlin}: {said}"
+        );
+        let o = datagen(&out, 2, 1, &extra);
+        assert!(
+            text(&o.stdout).contains("nothing to play"),
+            "{}",
+            text(&o.stdout)
+        );
+        let index = if marlin {
+            assert_eq!(std::fs::metadata(&out).unwrap().len(), 0);
+            std::fs::read_to_string(format!("{}.games", s(&out))).unwrap()
+        } else {
+            std::fs::read_to_string(&out).unwrap()
+        };
+        let lines: Vec<&str> = index.lines().skip(1).collect();
+        assert_eq!(lines.len(), 2, "{index}");
+        assert!(
+            lines.iter().all(|l| l.ends_with(", 0 positions")),
+            "{index}"
+        );
+    }
+}
+
 #[test]
 fn a_book_gives_the_openings() {
     let dir = TempDir::new("datagen-book");
