@@ -557,3 +557,58 @@ fn branch_positions_train_but_are_never_held_out() {
         assert!(!std::path::Path::new("x").exists());
     }
 }
+
+/// Marlinformat data written by another tool has no game marks (byte 31 is 0
+/// in every record): `train --val` still holds out about the share it asks
+/// for, as blocks of consecutive positions, and says so.
+#[test]
+fn train_holds_out_blocks_of_data_without_game_marks() {
+    use brokkr::nnue::marlin::{Record, DRAW};
+    let dir = TempDir::new("datagen-unmarked");
+    let mut bytes = Vec::new();
+    let mut game = 0;
+    while bytes.len() < 3000 * 32 {
+        let picks = common::Rng::new(game).take(120);
+        for b in common::random_positions(common::start::<Magic>(game as usize), picks) {
+            let r = Record::from_board(&b, (bytes.len() / 32 % 101) as i32 - 50, DRAW);
+            assert!(!r.is_game_end());
+            bytes.extend_from_slice(&r.0);
+        }
+        game += 1;
+    }
+    let positions = bytes.len() / 32;
+    let data = dir.file("foreign.bin", &bytes);
+    let net = dir.join("net.nnue");
+    let train = |val: &str| {
+        let o = brokkr(&[
+            "train",
+            "--data",
+            s(&data),
+            "--out",
+            s(&net),
+            "--hidden",
+            "32",
+            "--epochs",
+            "1",
+            "--batch",
+            "256",
+            "--val",
+            val,
+            "--threads",
+            "1",
+        ]);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        text(&o.stdout)
+    };
+    let said = train("0.2");
+    let held = held_out(&said);
+    let target = positions / 5;
+    assert!(
+        held >= target && held < target + 512,
+        "{held} held out of {positions}: {said}"
+    );
+    assert!(said.contains("no game marks"), "{said}");
+    assert!(said.contains("blocks of"), "{said}");
+    // With --val 0 nothing is held out, blocks or not.
+    assert_eq!(held_out(&train("0")), 0);
+}
