@@ -775,6 +775,7 @@ mod tests {
         let mut c = Controller::new(Inbox::new(), Protocol::Uci);
         c.opts.net = Some(std::sync::Arc::new(crate::nnue::Network::from_file(
             crate::codegen::net::NetFile {
+                version: crate::codegen::net::VERSION,
                 hidden: 32,
                 buckets: 1,
                 scale: 400,
