@@ -30,10 +30,15 @@
 //!
 //! A file of another size, magic, version, shape or hash is refused with a
 //! message that says which.
+//!
+//! A net is named by its file's checksum (the `u64` at 40), whatever the
+//! version: a version-1 net keeps its version when written again, so that its
+//! name is the checksum of the file it came from, as `nets/DEFAULT` records it.
 
 /// The first eight bytes of every net file.
 pub const MAGIC: &[u8; 8] = b"BRKKRNN1";
-/// The format version this code writes (it reads 1 as well).
+/// The format version of the nets this code makes (it reads, and writes
+/// again, version 1 as well).
 pub const VERSION: u32 = 2;
 /// The largest PSQT weight a file may hold: 32 of them still add up within `i32`.
 pub const PSQT_LIMIT: i32 = 1 << 24;
@@ -52,9 +57,15 @@ pub const QB: i32 = 64;
 /// Bytes in the header.
 pub const HEADER: usize = 48;
 
-/// A net as its file holds it: the shape and the quantised weights.
+/// A net as its file holds it: the format version, the shape and the
+/// quantised weights.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NetFile {
+    /// The format version of the file it was read from, [`VERSION`] for a net
+    /// made here: [`NetFile::to_bytes`] writes this version (while it can hold
+    /// the weights), so that a file read and written again is the same bytes
+    /// and [`NetFile::hash`] is its checksum.
+    pub version: u32,
     /// Hidden neurons per perspective.
     pub hidden: usize,
     /// Output buckets.
@@ -192,6 +203,7 @@ impl NetFile {
             ));
         }
         Ok(NetFile {
+            version,
             hidden,
             buckets,
             scale: scale as i32,
@@ -203,9 +215,21 @@ impl NetFile {
         })
     }
 
-    /// The file's bytes, header and checksum included.
+    /// The version [`NetFile::to_bytes`] writes: the net's own, unless that is 1
+    /// and a PSQT weight is not zero (version 1 has no room for them).
+    pub fn written_version(&self) -> u32 {
+        if self.version == 1 && self.psqt.iter().all(|&w| w == 0) {
+            1
+        } else {
+            VERSION
+        }
+    }
+
+    /// The file's bytes, header and checksum included, in the format
+    /// [`NetFile::written_version`] says.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut body = Vec::with_capacity(file_size(VERSION, self.hidden, self.buckets));
+        let version = self.written_version();
+        let mut body = Vec::with_capacity(file_size(version, self.hidden, self.buckets));
         for w in self
             .ft_weights
             .iter()
@@ -214,13 +238,14 @@ impl NetFile {
         {
             body.extend_from_slice(&w.to_le_bytes());
         }
-        for b in self.out_bias.iter().chain(&self.psqt) {
+        let psqt: &[i32] = if version >= 2 { &self.psqt } else { &[] };
+        for b in self.out_bias.iter().chain(psqt) {
             body.extend_from_slice(&b.to_le_bytes());
         }
         let mut out = Vec::with_capacity(HEADER + body.len());
         out.extend_from_slice(MAGIC);
         for v in [
-            VERSION,
+            version,
             INPUTS as u32,
             self.hidden as u32,
             self.buckets as u32,
@@ -236,7 +261,8 @@ impl NetFile {
         out
     }
 
-    /// The checksum that names this net.
+    /// The checksum that names this net: its file's (the one it was read from,
+    /// or the one [`NetFile::to_bytes`] writes, which is the same).
     pub fn hash(&self) -> u64 {
         let bytes = self.to_bytes();
         u64::from_le_bytes(bytes[40..48].try_into().expect("8 bytes"))

@@ -232,6 +232,7 @@ fn measured_net() -> crate::nnue::Network {
     crate::nnue::Network::embedded().unwrap_or_else(|| {
         let h = 256;
         let file = crate::codegen::net::NetFile {
+            version: crate::codegen::net::VERSION,
             hidden: h,
             buckets: 1,
             scale: 400,

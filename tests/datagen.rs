@@ -154,6 +154,50 @@ fn resuming_adds_only_the_missing_games_and_drops_an_unfinished_one() {
     assert_eq!(games(&torn)[&1], resumed[&1]);
 }
 
+/// A game that keeps no position (here the side to move is in check, takes
+/// the queen, and the bare kings draw at once) is still a finished game: a run
+/// after it resumes the file, in both formats, and keeps it counted.
+#[test]
+fn a_game_that_keeps_no_position_does_not_block_a_resume() {
+    let dir = TempDir::new("datagen-empty-game");
+    let book = dir.file("book.epd", "8/8/8/8/8/2k5/6q1/7K w - - 0 1\n");
+    for marlin in [false, true] {
+        let out = dir.join(if marlin { "data.bin" } else { "data.txt" });
+        let mut extra = vec!["--book", s(&book), "--random-plies", "0"];
+        if marlin {
+            extra.extend(["--format", "marlin"]);
+        }
+        let o = datagen(&out, 1, 1, &extra);
+        let said = text(&o.stdout);
+        assert!(said.contains("holds 1/1 games, 0 positions"), "{said}");
+        // Resuming adds a game, and again finds nothing to do.
+        let o = datagen(&out, 2, 1, &extra);
+        let said = text(&o.stdout);
+        assert!(
+            said.contains("played 1 game ") && said.contains("holds 2/2 games, 0 positions"),
+            "marlin {marlin}: {said}"
+        );
+        let o = datagen(&out, 2, 1, &extra);
+        assert!(
+            text(&o.stdout).contains("nothing to play"),
+            "{}",
+            text(&o.stdout)
+        );
+        let index = if marlin {
+            assert_eq!(std::fs::metadata(&out).unwrap().len(), 0);
+            std::fs::read_to_string(format!("{}.games", s(&out))).unwrap()
+        } else {
+            std::fs::read_to_string(&out).unwrap()
+        };
+        let lines: Vec<&str> = index.lines().skip(1).collect();
+        assert_eq!(lines.len(), 2, "{index}");
+        assert!(
+            lines.iter().all(|l| l.ends_with(", 0 positions")),
+            "{index}"
+        );
+    }
+}
+
 #[test]
 fn a_book_gives_the_openings() {
     let dir = TempDir::new("datagen-book");
@@ -512,4 +556,59 @@ fn branch_positions_train_but_are_never_held_out() {
         assert!(err.contains(why), "{args:?}: {err}");
         assert!(!std::path::Path::new("x").exists());
     }
+}
+
+/// Marlinformat data written by another tool has no game marks (byte 31 is 0
+/// in every record): `train --val` still holds out about the share it asks
+/// for, as blocks of consecutive positions, and says so.
+#[test]
+fn train_holds_out_blocks_of_data_without_game_marks() {
+    use brokkr::nnue::marlin::{Record, DRAW};
+    let dir = TempDir::new("datagen-unmarked");
+    let mut bytes = Vec::new();
+    let mut game = 0;
+    while bytes.len() < 3000 * 32 {
+        let picks = common::Rng::new(game).take(120);
+        for b in common::random_positions(common::start::<Magic>(game as usize), picks) {
+            let r = Record::from_board(&b, (bytes.len() / 32 % 101) as i32 - 50, DRAW);
+            assert!(!r.is_game_end());
+            bytes.extend_from_slice(&r.0);
+        }
+        game += 1;
+    }
+    let positions = bytes.len() / 32;
+    let data = dir.file("foreign.bin", &bytes);
+    let net = dir.join("net.nnue");
+    let train = |val: &str| {
+        let o = brokkr(&[
+            "train",
+            "--data",
+            s(&data),
+            "--out",
+            s(&net),
+            "--hidden",
+            "32",
+            "--epochs",
+            "1",
+            "--batch",
+            "256",
+            "--val",
+            val,
+            "--threads",
+            "1",
+        ]);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        text(&o.stdout)
+    };
+    let said = train("0.2");
+    let held = held_out(&said);
+    let target = positions / 5;
+    assert!(
+        held >= target && held < target + 512,
+        "{held} held out of {positions}: {said}"
+    );
+    assert!(said.contains("no game marks"), "{said}");
+    assert!(said.contains("blocks of"), "{said}");
+    // With --val 0 nothing is held out, blocks or not.
+    assert_eq!(held_out(&train("0")), 0);
 }

@@ -30,6 +30,7 @@ fn random_net(seed: u64, hidden: usize, buckets: usize) -> NetFile {
         .map(|_| small(60_000) as i32)
         .collect();
     NetFile {
+        version: VERSION,
         hidden,
         buckets,
         scale: 400,
@@ -330,6 +331,7 @@ fn bench_runs_the_net_on_every_path_with_one_node_count() {
 fn tiny_net() -> NetFile {
     let hidden = 32;
     NetFile {
+        version: VERSION,
         hidden,
         buckets: 2,
         scale: 400,
@@ -365,7 +367,40 @@ fn a_version_1_net_loads_without_psqt() {
     v1[40..48].copy_from_slice(&hash.to_le_bytes());
     assert_eq!(v1.len(), file_size(1, 32, 2));
     net.psqt = vec![0; INPUTS * 2];
+    net.version = 1;
     assert_eq!(NetFile::parse(&v1).unwrap(), net);
+}
+
+/// A version-1 file is named, like every net file, by the checksum in its
+/// header (FNV-1a of the bytes after it): the hash `Network` reports, the one
+/// datagen's header records and the one `nets/DEFAULT` must hold.
+#[test]
+fn a_version_1_net_is_named_by_its_files_checksum() {
+    let v2 = tiny_net().to_bytes();
+    let mut v1 = v2[..v2.len() - 4 * INPUTS * 2].to_vec();
+    v1[8..12].copy_from_slice(&1u32.to_le_bytes());
+    let checksum = brokkr::codegen::net::fnv1a(&v1[48..]);
+    v1[40..48].copy_from_slice(&checksum.to_le_bytes());
+    let file = NetFile::parse(&v1).unwrap();
+    assert_eq!(file.hash(), checksum);
+    // Written again, it is the same file; with PSQT weights, a version-2 one.
+    assert_eq!(file.to_bytes(), v1);
+    let mut psqt = file.clone();
+    psqt.psqt[3] = 1;
+    assert_eq!(NetFile::parse(&psqt.to_bytes()).unwrap().version, VERSION);
+    let dir = common::TempDir::new("nnue-v1-hash");
+    let path = dir.file("v1.nnue", &v1);
+    let net = Network::load(&path).unwrap();
+    assert_eq!(net.hash(), checksum);
+    assert!(
+        net.describe().contains(&format!("hash {checksum:016x}")),
+        "{}",
+        net.describe()
+    );
+    // A version-2 file reports its own checksum too.
+    let same = Network::load(&dir.file("v2.nnue", &v2)).unwrap();
+    let v2_checksum = u64::from_le_bytes(v2[40..48].try_into().unwrap());
+    assert_eq!(same.hash(), v2_checksum);
 }
 
 /// A PSQT weight beyond the limit (where 32 of them could overflow) is refused.

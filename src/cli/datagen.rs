@@ -43,7 +43,8 @@ of its games to FILE, one a line, as `brokkr tune --data` reads them:
 score is the search's score in centipawns and result 1.0, 0.5 or 0.0 (the
 game's), both from White's side. A position is kept when the side to move is not
 in check, the best move found is neither a capture nor a promotion, and the score
-is not a mate. Each game ends with a line `# game N: ...`, which the tuner skips.
+is not a mate. Each game ends with a line `# game N: ...`, which the tuner skips
+(a game that keeps no position is that line alone).
 
 Game N starts from a position of the book, picked at random, and K random legal
 moves; an opening that is already over, or whose first search scores beyond

@@ -48,7 +48,9 @@ alone, which compares runs of different --wdl or --k.
   --wdl W          the result's weight in the target, 0 to 1 (default 0.3)
   --k K            centipawns of the sigmoid's scale (default 400)
   --val F          fraction held out for validation, as whole games, 0 to <1
-                   (default 0.05)
+                   (default 0.05); a file that marks no games (marlinformat from
+                   another tool: byte 31 is 0; text without `# game` lines) is
+                   held out in blocks of 256 consecutive positions instead
   --mirror         add each castling-free training position mirrored left to
                    right (a-file to h-file), an exact symmetry: up to twice the
                    data (validation positions are not mirrored)
@@ -197,9 +199,14 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     drop(loaded.records);
     say!(
         out,
-        "train: {positions} positions in {games} games from {} file(s), {} left out (|score| >= {}), \
+        "train: {positions} positions in {games} games{} from {} file(s), {} left out (|score| >= {}), \
          {extras} for training only from --extra, read in {:.1} s; {} to train on, {} held out for \
          validation",
+        if loaded.unmarked.is_empty() {
+            ""
+        } else {
+            " or blocks"
+        },
         files.len(),
         loaded.skipped,
         train::data::MAX_SCORE,
@@ -207,6 +214,38 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
         train_set.len(),
         val_set.len()
     );
+    if !loaded.unmarked.is_empty() {
+        // Data from another tool: say why the split is by blocks, not games.
+        let mut names: Vec<String> = loaded
+            .unmarked
+            .iter()
+            .take(3)
+            .map(|f| escape_short(f))
+            .collect();
+        if loaded.unmarked.len() > 3 {
+            names.push(format!("{} more", loaded.unmarked.len() - 3));
+        }
+        say!(
+            out,
+            "train: no game marks in {} (byte 31 of every marlinformat record is 0, or a text \
+             file has no `# game` lines): its positions are cut into {} blocks of {} \
+             consecutive ones, which validation holds out as it would whole games",
+            names.join(", "),
+            loaded.blocks,
+            train::data::BLOCK
+        );
+    }
+    if val > 0.0 && val_set.is_empty() {
+        say!(
+            out,
+            "train: nothing held out for validation: {}",
+            if games == 1 {
+                "the data is one game (or block), and one always stays for training".to_string()
+            } else {
+                format!("--val {val} of {positions} positions rounds to none")
+            }
+        );
+    }
     say!(
         out,
         "train: net 768x2 -> {}x2 -> {} bucket(s){}; {} epochs of batches of {}, lr {} -> {}, \
@@ -356,6 +395,8 @@ mod tests {
         assert_eq!(clock(3725.0), "1h02m05s");
         assert_eq!(clock(65.0), "1m05s");
         assert_eq!(clock(f64::NAN), "0s");
+        // The help's block size is the loader's.
+        assert!(HELP.contains(&format!("blocks of {} consecutive", train::data::BLOCK)));
     }
 
     #[test]

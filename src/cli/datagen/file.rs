@@ -12,6 +12,11 @@
 //! the file after its last `# game` line. A file that does not start with a
 //! datagen header is not touched. The file is locked while a run writes it, so two
 //! runs cannot append the same games.
+//!
+//! A game may keep no position at all (every one was in check, had a capture for
+//! its best move, or a mate score): it is still a finished game, recorded by its
+//! `# game N: ..., 0 positions` line alone, so that a resumed run does not play
+//! it again.
 
 use super::game::Played;
 use crate::cli::text::escape;
@@ -34,6 +39,10 @@ pub struct DataFile {
     pub done: HashSet<u64>,
     /// The position lines of those games.
     pub positions: u64,
+    /// The `# game` lines of games that kept a position: in marlinformat, the
+    /// records with a game-end mark (a game that kept none has no record to
+    /// carry one).
+    pub marked: u64,
 }
 
 /// What a scan of an existing file found.
@@ -47,6 +56,8 @@ struct Scan {
     len: u64,
     done: HashSet<u64>,
     positions: u64,
+    /// See [`DataFile::marked`].
+    marked: u64,
     /// Position lines after the last game (an unfinished game).
     unfinished: u64,
     /// The kept bytes of a last line that has no line break (a torn line).
@@ -85,6 +96,7 @@ fn scan(mut r: impl BufRead) -> io::Result<Scan> {
             s.good_end = s.len;
         } else if let Some(n) = game_number(&line) {
             s.done.insert(n);
+            s.marked += u64::from(!keeps_nothing(&line));
             s.positions += pending;
             pending = 0;
             s.good_end = s.len;
@@ -108,6 +120,15 @@ fn game_number(line: &[u8]) -> Option<u64> {
         None | Some(b':') => Some(n),
         _ => None,
     }
+}
+
+/// Whether a `# game` line says that its game kept no position (it ends in
+/// `, 0 positions`, as [`super::game`] writes it). A line that does not say
+/// counts as a game that kept some: so did every game of the files written
+/// before a game could be empty (their marlinformat records resumed only if
+/// it did).
+fn keeps_nothing(line: &[u8]) -> bool {
+    line.ends_with(b", 0 positions")
 }
 
 impl DataFile {
@@ -144,6 +165,7 @@ impl DataFile {
                 file,
                 done: HashSet::new(),
                 positions: 0,
+                marked: 0,
             });
         }
         if s.good_end < s.len {
@@ -160,6 +182,7 @@ impl DataFile {
             file,
             done: s.done,
             positions: s.positions,
+            marked: s.marked,
         })
     }
 
@@ -176,7 +199,9 @@ impl DataFile {
 /// and one `# game N: ...` line a game, in the order of the records. A game's
 /// records are written first and its line second, so reopening keeps the games
 /// the index lists and cuts the records after the last of them (an unfinished
-/// game, or one whose line a killed run did not write).
+/// game, or one whose line a killed run did not write). A game that kept no
+/// position has its line and no record, so the records hold one game end for
+/// each line of a game that kept some ([`DataFile::marked`]).
 pub struct MarlinFile {
     records: File,
     index: DataFile,
@@ -198,13 +223,14 @@ impl MarlinFile {
         }
         let index = DataFile::open(&index_path, header)?;
         let mut records = open_locked(path)?;
-        let games = index.done.len() as u64;
+        // Only the games that kept a position end with a marked record.
+        let games = index.marked;
         let (found, good_end, len) =
             scan_records(BufReader::new(&records), games).map_err(|e| fail("read", e))?;
         if found < games {
             return Err(format!(
-                "'{name}' holds {found} whole games but its index lists {games}: \
-                 the two files do not belong together"
+                "'{name}' holds {found} whole games but its index lists {games} that kept \
+                 positions: the two files do not belong together"
             ));
         }
         if good_end < len {
@@ -427,6 +453,51 @@ mod tests {
             5 * 32,
             "not touched"
         );
+    }
+
+    #[test]
+    fn marlin_output_resumes_after_a_game_that_kept_no_position() {
+        let dir = std::env::temp_dir().join(format!("brokkr-marlin-empty-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("d.bin").to_string_lossy().into_owned();
+        let _ = std::fs::remove_file(&path);
+        let _ = std::fs::remove_file(format!("{path}.games"));
+        let head = "# brokkr datagen v1: x";
+        let line =
+            |n: u64, kept: usize| format!("# game {n}: 1/2-1/2 by x, 9 plies, {kept} positions\n");
+        {
+            let mut f = MarlinFile::open(&path, head).unwrap();
+            f.append(&game_bytes(3), &line(1, 3)).unwrap();
+            f.append(&[], &line(2, 0)).unwrap();
+            f.append(&game_bytes(10), &line(3, 10)).unwrap();
+            f.append(&[], &line(4, 0)).unwrap();
+            // An unfinished game after them.
+            f.records.write_all(&game_bytes(2)).unwrap();
+        }
+        let mut out = Output::open(&path, head, true).unwrap();
+        assert_eq!(out.take_done(), HashSet::from([1, 2, 3, 4]));
+        assert_eq!(out.positions(), 13);
+        assert_eq!(
+            std::fs::read(&path).unwrap(),
+            [game_bytes(3), game_bytes(10)].concat()
+        );
+        drop(out);
+        // The index's games that kept positions must all be there.
+        std::fs::write(&path, game_bytes(3)).unwrap();
+        match MarlinFile::open(&path, head) {
+            Ok(_) => panic!("opened"),
+            Err(e) => assert!(
+                e.contains("holds 1 whole games but its index lists 2"),
+                "{e}"
+            ),
+        }
+        assert!(keeps_nothing(
+            b"# game 7: 1-0 by checkmate, 3 plies, 0 positions"
+        ));
+        assert!(!keeps_nothing(
+            b"# game 7: 1-0 by checkmate, 3 plies, 10 positions"
+        ));
+        assert!(!keeps_nothing(b"# game 7"));
     }
 
     #[test]

@@ -350,6 +350,8 @@ fn finish(number: u64, records: &[Record], end: End, plies: usize) -> Played {
         r.set_game_end(i + 1 == records.len());
         bin.extend_from_slice(&r.0);
     }
+    // Resuming reads the `, 0 positions` of a game that kept none
+    // (`file::keeps_nothing`): its marlinformat records hold no game end.
     let summary = format!(
         "# game {number}: {} by {}, {plies} plies, {} positions\n",
         result.pgn(),

@@ -2,6 +2,12 @@
 //! result`, as `brokkr datagen` writes and `brokkr tune` reads) or marlinformat
 //! files, held in memory as 32-byte [`Record`]s, split into training and
 //! validation sets by whole games, and shuffled each epoch.
+//!
+//! Data from other tools marks no games (byte 31 of a marlinformat record is 0,
+//! and a text file has no `# game` lines). Such a file would be one game, and
+//! since one game always stays for training, nothing would be held out; so its
+//! positions are cut into blocks of [`BLOCK`] consecutive ones, which stand in
+//! for its games.
 
 use crate::attacks::Magic;
 use crate::nnue::marlin::{self, Record};
@@ -10,6 +16,13 @@ use crate::nnue::marlin::{self, Record};
 /// and near-mates say nothing the net can learn from the material.
 pub const MAX_SCORE: i32 = 3000;
 
+/// Positions in a block, the stand-in for a game in a file that marks none: a
+/// game's length or so, since consecutive positions are mostly of one game and
+/// alike (a validation set that shares games with the training set measures
+/// too little), and small against a file's length, since the share held out
+/// passes `--val` by less than a block.
+pub const BLOCK: usize = 256;
+
 /// What [`load`] read.
 #[derive(Debug, Default)]
 pub struct Loaded {
@@ -17,6 +30,13 @@ pub struct Loaded {
     pub records: Vec<Record>,
     /// Positions left out for their score (|score| >= [`MAX_SCORE`]).
     pub skipped: usize,
+    /// Game ends read: `# game` lines and marked records (kept or not).
+    pub marks: usize,
+    /// The files that marked no game, whose positions were cut into blocks of
+    /// [`BLOCK`].
+    pub unmarked: Vec<String>,
+    /// The number of those blocks.
+    pub blocks: usize,
 }
 
 /// Whether `path` names a marlinformat file (`.bin` or `.marlin`).
@@ -26,16 +46,26 @@ pub fn is_marlin(path: &str) -> bool {
 }
 
 /// Read every file of `paths` (text, or marlinformat by [`is_marlin`]) on
-/// `threads` threads. A file that cannot be read, a bad line or record, or no
-/// position at all is an error naming the file (and line or record).
+/// `threads` threads. A file that marks no game is cut into blocks of
+/// [`BLOCK`] positions (listed in [`Loaded::unmarked`]). A file that cannot be
+/// read, a bad line or record, or no position at all is an error naming the
+/// file (and line or record).
 pub fn load(paths: &[String], threads: usize) -> Result<Loaded, String> {
     let mut all = Loaded::default();
     for path in paths {
-        let before = all.records.len();
+        let (before, marks) = (all.records.len(), all.marks);
         if is_marlin(path) {
             load_marlin(path, &mut all)?;
         } else {
             load_text(path, threads.max(1), &mut all)?;
+        }
+        if all.marks == marks && all.records.len() > before {
+            let kept = &mut all.records[before..];
+            for block in kept.chunks_mut(BLOCK) {
+                block.last_mut().expect("a block").set_game_end(true);
+            }
+            all.blocks += kept.len().div_ceil(BLOCK);
+            all.unmarked.push(path.clone());
         }
         // A file's end ends its last game.
         if all.records.len() > before {
@@ -60,6 +90,7 @@ pub fn load(paths: &[String], threads: usize) -> Result<Loaded, String> {
 /// Keep `r` unless its score is a mate's; a skipped game end moves to the
 /// position kept before it.
 fn keep(out: &mut Loaded, r: Record) {
+    out.marks += usize::from(r.is_game_end());
     if (r.score() as i32).abs() >= MAX_SCORE {
         out.skipped += 1;
         if r.is_game_end() {
@@ -114,6 +145,7 @@ fn parse_part(text: &str) -> Part {
         }
         if line.starts_with('#') {
             if line.starts_with("# game") {
+                part.loaded.marks += 1;
                 match part.loaded.records.last_mut() {
                     Some(last) => last.set_game_end(true),
                     None => part.leading_end = true,
@@ -192,6 +224,7 @@ fn load_text(path: &str, threads: usize, out: &mut Loaded) -> Result<(), String>
         }
         out.records.extend_from_slice(&part.loaded.records);
         out.skipped += part.loaded.skipped;
+        out.marks += part.loaded.marks;
         first_line += part.lines;
     }
     Ok(())
@@ -211,10 +244,10 @@ pub fn games(records: &[Record]) -> Vec<std::ops::Range<usize>> {
     out
 }
 
-/// Split `records` into training and validation sets: whole games, picked at
-/// random (by `seed`) for validation until they hold `fraction` of the
-/// positions. At least one game stays for training, so with one game nothing
-/// is held out.
+/// Split `records` into training and validation sets: whole games (or the
+/// blocks [`load`] made of a file without games), picked at random (by `seed`)
+/// for validation until they hold `fraction` of the positions. At least one
+/// game stays for training, so with one game nothing is held out.
 pub fn split(records: &[Record], fraction: f64, seed: u64) -> (Vec<Record>, Vec<Record>) {
     let games = games(records);
     let target = (records.len() as f64 * fraction.clamp(0.0, 1.0)).round() as usize;
@@ -440,6 +473,49 @@ rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2 | 25 | 1.0
         // One game: nothing held out.
         let one = &records[..1];
         assert_eq!(split(one, 0.5, 1).0.len(), 1);
+    }
+
+    #[test]
+    fn train_a_file_without_game_marks_is_cut_into_blocks() {
+        let start = Record::from_board(&crate::board::Board::<Magic>::startpos(), 0, 1);
+        let n = 2 * BLOCK + 10;
+        let bin = temp("unmarked.bin");
+        std::fs::write(&bin, start.0.repeat(n)).unwrap();
+        let ends = |l: &Loaded| -> Vec<usize> {
+            (0..l.records.len())
+                .filter(|&i| l.records[i].is_game_end())
+                .collect()
+        };
+        let l = load(std::slice::from_ref(&bin), 1).unwrap();
+        assert_eq!(ends(&l), [BLOCK - 1, 2 * BLOCK - 1, n - 1]);
+        assert_eq!(
+            (l.unmarked.as_slice(), l.blocks),
+            (std::slice::from_ref(&bin), 3)
+        );
+        // Whole blocks are held out, passing the share asked for by less than one.
+        let (train, val) = split(&l.records, 0.3, 1);
+        let target = (n as f64 * 0.3).round() as usize;
+        assert!([BLOCK, BLOCK + 10].contains(&val.len()) && val.len() >= target);
+        assert_eq!(train.len() + val.len(), n);
+        // A text file without `# game` lines too; one with a game mark is read
+        // as it marks its games, beside the other.
+        let lines = "8/8/8/8/8/8/8/K6k w - - 0 1 | 3 | 0.5\n".repeat(BLOCK + 1);
+        let txt = temp("unmarked.txt");
+        std::fs::write(&txt, &lines).unwrap();
+        let marked = temp("marked.txt");
+        std::fs::write(&marked, format!("{lines}# game 1: 1/2-1/2\n{lines}")).unwrap();
+        let l = load(&[txt.clone(), marked], 3).unwrap();
+        assert_eq!(ends(&l), [BLOCK - 1, BLOCK, 2 * BLOCK + 1, 3 * BLOCK + 2]);
+        assert_eq!((l.unmarked, l.blocks), (vec![txt], 2));
+        // A file whose only mark is on a record left out (a mate score) marks
+        // its games too.
+        let mut mate = start;
+        mate.0[28..30].copy_from_slice(&5000i16.to_le_bytes());
+        mate.set_game_end(true);
+        let bin = temp("marked-mate.bin");
+        std::fs::write(&bin, [start.0.repeat(n), mate.0.to_vec()].concat()).unwrap();
+        let l = load(std::slice::from_ref(&bin), 1).unwrap();
+        assert_eq!((ends(&l), l.blocks, l.skipped), (vec![n - 1], 0, 1));
     }
 
     #[test]

@@ -4,7 +4,7 @@
 use super::Net;
 use crate::attacks::Slider;
 use crate::board::Board;
-use crate::codegen::net::{NetFile, PSQT_LIMIT, QA, QB};
+use crate::codegen::net::{NetFile, PSQT_LIMIT, QA, QB, VERSION};
 use crate::nnue::features::{bucket, index, INPUTS};
 use crate::types::Square;
 
@@ -25,6 +25,7 @@ pub fn quantise(net: &Net) -> NetFile {
             .collect()
     };
     NetFile {
+        version: VERSION,
         hidden: s.hidden,
         buckets: s.buckets,
         scale: super::kernel::SCALE as i32,
