@@ -85,3 +85,30 @@ fn python_chess_drives_brokkr_over_uci_and_xboard() {
         "the client exited 0 without its summary:\n{output}"
     );
 }
+
+/// python-chess sends brokkr random positions that its `Board.is_valid()`
+/// accepts (extra promoted pieces among them) and positions with castling
+/// rights and en-passant squares they do not have, over UCI and xboard; every
+/// move brokkr answers must be legal there (python-chess raises otherwise).
+/// 60 positions here; `tests/python/random_positions.py --count 200` is the
+/// figure docs/uci.md quotes.
+#[test]
+fn python_chess_plays_brokkr_from_random_valid_positions() {
+    let py = python();
+    if let Err(e) = python_chess_version(&py) {
+        return missing(&e);
+    }
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/python/random_positions.py"
+    );
+    let mut cmd = Command::new(&py);
+    cmd.args([script, BIN, "--count", "60", "--seed", "7"])
+        .env("BROKKR_CONFIG", common::test_config());
+    let (status, output) = run_with_limit(&mut cmd, LIMIT);
+    println!("{output}");
+    assert!(
+        status.is_some_and(|s| s.success()) && output.contains("60 passed, 0 failed"),
+        "python-chess found a move that is not legal in the position it sent:\n{output}"
+    );
+}

@@ -8,7 +8,7 @@ use brokkr::attacks::Magic;
 use brokkr::bits::Portable;
 use brokkr::board::Board;
 use brokkr::engine::Pair;
-use brokkr::search::skill::Skill;
+use brokkr::search::skill::{Skill, ELO_MAX, ELO_MIN, FULL_STRENGTH_ELO};
 use brokkr::search::{
     search, Control, Limits, SearchResult, Settings, ThreadData, TranspositionTable,
 };
@@ -173,9 +173,13 @@ fn uci_show_wdl_adds_wdl_to_the_info_lines() {
 #[test]
 fn uci_lists_the_strength_options() {
     let e = Engine::uci();
+    // Full strength is the default, and the top of the range.
+    let elo = format!(
+        "option name UCI_Elo type spin default {FULL_STRENGTH_ELO} min {ELO_MIN} max {FULL_STRENGTH_ELO}"
+    );
     for want in [
         "option name UCI_LimitStrength type check default false",
-        "option name UCI_Elo type spin default 2330 min 1350 max 2850",
+        &elo,
         "option name Skill Level type spin default 20 min 0 max 20",
     ] {
         assert!(e.log.iter().any(|l| l == want), "{want}: {:?}", e.log);
@@ -198,10 +202,10 @@ fn uci_skill_level_20_is_full_strength() {
     };
     let default = moves(&mut e);
     e.send("setoption name Skill Level value 20");
-    e.send("setoption name UCI_Elo value 2850");
+    e.send(&format!("setoption name UCI_Elo value {ELO_MAX}"));
     assert_eq!(moves(&mut e), default);
     e.send("setoption name UCI_LimitStrength value true");
-    assert_eq!(moves(&mut e), default, "UCI_Elo 2850 is full strength");
+    assert_eq!(moves(&mut e), default, "UCI_Elo {ELO_MAX} is full strength");
     e.finish();
 }
 
@@ -259,9 +263,10 @@ fn uci_limit_strength_limits_nodes_and_searches_four_lines() {
 #[test]
 fn xboard_offers_the_strength_options() {
     let mut e = Engine::xboard();
+    let elo = format!("feature option=\"UCI_Elo -spin {FULL_STRENGTH_ELO} {ELO_MIN} {ELO_MAX}\"");
     for want in [
         "feature option=\"UCI_LimitStrength -check 0\"",
-        "feature option=\"UCI_Elo -spin 2330 1350 2850\"",
+        &elo,
         "feature option=\"Skill_Level -spin 20 0 20\"",
     ] {
         assert!(e.log.iter().any(|l| l == want), "{want}: {:?}", e.log);

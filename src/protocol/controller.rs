@@ -391,6 +391,20 @@ impl Controller {
         why.map_or(Ok(()), Err)
     }
 
+    /// Set the number of search threads, and make each one's tables now (its
+    /// histories take megabytes), as Stockfish starts its threads when the
+    /// option is set: a first search with many threads would otherwise make
+    /// them on its own clock (256 threads: over a second on 2 cores).
+    pub fn set_threads(&mut self, n: usize) {
+        let _ = self.wait();
+        self.opts.threads = n;
+        if let Ok(mut data) = self.data.lock() {
+            while data.len() < n {
+                data.push(ThreadData::new());
+            }
+        }
+    }
+
     /// The threads that clear the hash table: the search's, or the machine's
     /// cores if there are more (nothing else of this engine runs meanwhile).
     fn clear_threads(&self) -> usize {

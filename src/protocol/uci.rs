@@ -581,7 +581,7 @@ pub fn set_option(ctl: &mut Controller, name: &str, value: Option<&str>) -> Resu
                      threads will share them, and the engine may overrun short time limits"
                 ));
             }
-            ctl.opts.threads = n;
+            ctl.set_threads(n);
         }
         // xboard names these without the space (python-chess splits on it).
         "clear hash" | "clear_hash" => ctl.clear(),

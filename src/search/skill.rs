@@ -19,32 +19,42 @@
 //!    and a move that gets mated never chosen over one that does not.
 //!
 //! `UCI_Elo` maps to a level through the anchors [`ELO_LEVELS`], measured in
-//! games between their ends: [`ELO_MIN`] is level 0, and [`FULL_STRENGTH_ELO`] (brokkr's own
-//! strength on Stockfish's `UCI_Elo` scale at 10s+0.1s, measured before this
-//! module) level 20, which is no limit at all. The levels in between are
-//! fractional. `docs/strength-limit.md` has the matches that calibrate it.
+//! games against Stockfish 15.1 at its own `UCI_Elo`: [`ELO_MIN`] is level 0,
+//! and [`FULL_STRENGTH_ELO`] (brokkr's own strength on that scale at
+//! 10s+0.1s, with its network) is level 20, which is no limit at all, and the
+//! top of the range. The levels in between are fractional. Every level plays
+//! with the evaluation full strength uses (the network): one evaluation, so
+//! the hash never holds two scales. `docs/strength-limit.md` has the matches
+//! that calibrate it.
 
 /// Lines searched, at least, when the strength is limited.
 pub const MULTIPV: usize = 4;
-/// The lowest `UCI_Elo`: level 0.
+/// The lowest `UCI_Elo`: level 0 (Stockfish 15.1's lowest; level 0 measured
+/// by extrapolation from the two lowest anchors at about 1420).
 pub const ELO_MIN: u32 = 1350;
-/// The highest `UCI_Elo` the option takes (Stockfish 15.1's range; anything from
-/// [`FULL_STRENGTH_ELO`] up plays at full strength).
-pub const ELO_MAX: u32 = 2850;
-/// brokkr's full strength on Stockfish's `UCI_Elo` scale at 10s+0.1s: level 20.
-pub const FULL_STRENGTH_ELO: u32 = 2330;
+/// The highest `UCI_Elo` the option takes: full strength, so that every label
+/// the option offers is one brokkr can play at.
+pub const ELO_MAX: u32 = FULL_STRENGTH_ELO;
+/// brokkr's full strength on Stockfish 15.1's `UCI_Elo` scale at 10s+0.1s,
+/// with the network: level 20 (measured 2752 ± 67, 40 games against
+/// `UCI_Elo` 2850: 4-15-21).
+pub const FULL_STRENGTH_ELO: u32 = 2750;
 /// `UCI_Elo`'s anchors: (Elo, level), the Elo rising, the last at
 /// [`FULL_STRENGTH_ELO`] and level 20; an Elo between two anchors gets the level
 /// in proportion, one below the first the first's level. Between [`ELO_MIN`]
 /// at level 0 and full strength, the points the calibration matches measured
-/// (`docs/strength-limit.md`: 60 games each at 10s+0.1s against Stockfish
-/// 15.1 at the same `UCI_Elo`): level 3.06 played at 1512 ± 88, level 9.18 at
-/// 1817 ± 86, level 15.31 at 1986 ± 87.
-pub const ELO_LEVELS: [(u32, f64); 5] = [
+/// with the network (`docs/strength-limit.md`: 40 games each at 10s+0.1s
+/// against Stockfish 15.1 at the same `UCI_Elo`): level 3.06 played at
+/// 1580 ± 96, level 9.18 at 1898 ± 103, level 16.86 at 2189 ± 93, level 18.6
+/// at 2321 ± 88. Above that the strength climbs steeply to full strength (the
+/// last level still searches 4 lines within a node limit); the labels between
+/// are interpolated, not measured.
+pub const ELO_LEVELS: [(u32, f64); 6] = [
     (ELO_MIN, 0.0),
-    (1512, 3.06),
-    (1817, 9.18),
-    (1986, 15.31),
+    (1580, 3.06),
+    (1898, 9.18),
+    (2189, 16.86),
+    (2321, 18.6),
     (FULL_STRENGTH_ELO, 20.0),
 ];
 /// The highest `Skill Level`: full strength.
@@ -158,8 +168,10 @@ mod tests {
         assert_eq!(Skill::from_elo(ELO_MAX, 1), None);
         assert_eq!(Skill::from_elo(ELO_MIN, 1).unwrap().level, 0.0);
         assert_eq!(Skill::from_elo(1000, 1).unwrap().level, 0.0);
-        let mid = Skill::from_elo((ELO_MIN + FULL_STRENGTH_ELO) / 2, 1).unwrap();
-        assert!((mid.level - 10.0).abs() < 0.05, "{mid:?}");
+        // An anchor's Elo gets its level.
+        for (elo, level) in ELO_LEVELS[..ELO_LEVELS.len() - 1].iter().copied() {
+            assert!((Skill::from_elo(elo, 1).unwrap().level - level).abs() < 1e-9);
+        }
         // The anchors rise, and end at full strength.
         assert!(ELO_LEVELS
             .windows(2)
