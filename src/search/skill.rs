@@ -46,15 +46,17 @@ pub const FULL_STRENGTH_ELO: u32 = 2750;
 /// with the network (`docs/strength-limit.md`: 40 games each at 10s+0.1s
 /// against Stockfish 15.1 at the same `UCI_Elo`): level 3.06 played at
 /// 1580 ± 96, level 9.18 at 1898 ± 103, level 16.86 at 2189 ± 93, level 18.6
-/// at 2321 ± 88. Above that the strength climbs steeply to full strength (the
-/// last level still searches 4 lines within a node limit); the labels between
-/// are interpolated, not measured.
-pub const ELO_LEVELS: [(u32, f64); 6] = [
+/// at 2321 ± 88, level 19.51 at 2359 ± 111. Between the last of them and full
+/// strength no level plays: the limited search (4 lines within a node limit)
+/// stops near 2400, and level 20 drops both, a step of some 350 Elo. The
+/// labels there get the levels just below 20, and play below their number.
+pub const ELO_LEVELS: [(u32, f64); 7] = [
     (ELO_MIN, 0.0),
     (1580, 3.06),
     (1898, 9.18),
     (2189, 16.86),
     (2321, 18.6),
+    (2359, 19.51),
     (FULL_STRENGTH_ELO, 20.0),
 ];
 /// The highest `Skill Level`: full strength.
