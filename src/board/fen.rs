@@ -338,7 +338,7 @@ fn check_material<S: Slider>(b: &Board<S>) -> Result<(), FenError> {
         )));
     }
     for color in Color::BOTH {
-        check_promotions(b, color)?;
+        check_counts(b, color)?;
     }
     Ok(())
 }
@@ -347,7 +347,7 @@ fn check_material<S: Slider>(b: &Board<S>) -> Result<(), FenError> {
 /// Any number of promoted pieces is taken, as a GUI's board editor sets them
 /// up (python-chess's `Board.is_valid` takes them too); 16 pieces bound the
 /// moves of a position below [`MAX_MOVES`].
-fn check_promotions<S: Slider>(b: &Board<S>, color: Color) -> Result<(), FenError> {
+fn check_counts<S: Slider>(b: &Board<S>, color: Color) -> Result<(), FenError> {
     let count = |kind: PieceKind| b.pieces(color, kind).count_ones();
     let too_many = |what, count, max| {
         Err(FenError::TooManyPieces {
