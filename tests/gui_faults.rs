@@ -121,14 +121,7 @@ fn xboard_after_a_refused_setboard_go_plays_no_move_of_the_old_position() {
 fn an_absurd_hash_is_capped_to_the_machine_with_a_word() {
     // Only where the machine's memory is known and 64 GiB is more than half
     // of it (every CI machine).
-    let total_mb = std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|m| {
-            m.lines()
-                .find(|l| l.starts_with("MemTotal:"))
-                .and_then(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
-        })
-        .map(|kib| kib >> 10);
+    let total_mb = brokkr::protocol::controller::physical_mb().map(|mb| mb as u64);
     let Some(total_mb) = total_mb.filter(|&t| t < 2 * 65536) else {
         eprintln!("skipped: the machine's memory is not known, or over 128 GiB");
         return;

@@ -20,11 +20,10 @@
 
 mod common;
 
-use common::{brokkr_ok, command};
+use common::{brokkr_ok, command, run_with_input};
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{ExitStatus, Stdio};
+use std::process::ExitStatus;
 use std::time::{Duration, Instant};
 
 /// The repository's root: the commands run from here, as the README says.
@@ -244,42 +243,7 @@ fn plan(line: &Line) -> Plan {
 /// Run brokkr with `args` and `input` on stdin, from the repository's root,
 /// killed after `limit`: its status (`None` if killed), stdout and stderr.
 fn run(args: &[String], input: &str, limit: Duration) -> (Option<ExitStatus>, String, String) {
-    let mut child = command()
-        .args(args)
-        .current_dir(root())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start brokkr");
-    let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_string();
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(input.as_bytes());
-    });
-    let drain = |mut pipe: Box<dyn Read + Send>| {
-        std::thread::spawn(move || {
-            let mut s = String::new();
-            let _ = pipe.read_to_string(&mut s);
-            s
-        })
-    };
-    let out = drain(Box::new(child.stdout.take().unwrap()));
-    let err = drain(Box::new(child.stderr.take().unwrap()));
-    let start = Instant::now();
-    let status = loop {
-        if let Some(st) = child.try_wait().expect("wait for brokkr") {
-            break Some(st);
-        }
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            break None;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    writer.join().unwrap();
-    (status, out.join().unwrap(), err.join().unwrap())
+    run_with_input(command().args(args).current_dir(root()), input, limit)
 }
 
 /// The engine's arguments, when `args` start the engine (no command, `uci`,

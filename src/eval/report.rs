@@ -13,6 +13,11 @@ use std::fmt::Write;
 /// and the scale factor, and on the last two lines `Hand-written (white): N cp`
 /// and `Hand-written (side to move): N cp`, with the term groups `terms` on.
 pub fn eval_report<B: Bits, Sl: Slider>(board: &Board<Sl>, terms: Terms) -> String {
+    table::<B, Sl>(board, terms).0
+}
+
+/// [`eval_report`]'s table, and the total it ends with (side to move's view).
+fn table<B: Bits, Sl: Slider>(board: &Board<Sl>, terms: Terms) -> (String, i32) {
     let mut t = TermTrace::default();
     let e = evaluate_white::<B, Sl, _>(board, None, terms, &mut t);
     let mut out = String::new();
@@ -62,7 +67,7 @@ pub fn eval_report<B: Bits, Sl: Slider>(board: &Board<Sl>, terms: Terms) -> Stri
     };
     let _ = writeln!(out, "Hand-written (white): {} cp", e.value);
     let _ = write!(out, "Hand-written (side to move): {stm} cp");
-    out
+    (out, stm)
 }
 
 /// The evaluation the engine plays with, as `eval` (UCI) and `brokkr eval`
@@ -79,14 +84,7 @@ pub fn evaluation_report<B: Bits, Sl: Slider>(
     terms: Terms,
     net: Option<(i32, &str)>,
 ) -> String {
-    let table = eval_report::<B, Sl>(board, terms);
-    let hand_written = {
-        let e = evaluate_white::<B, Sl, _>(board, None, terms, &mut TermTrace::default());
-        match board.side_to_move() {
-            Color::White => e.value,
-            Color::Black => -e.value,
-        }
-    };
+    let (table, hand_written) = table::<B, Sl>(board, terms);
     let (stm, source) = match net {
         Some((cp, name)) => (cp, format!("network {name}")),
         None => (hand_written, "the hand-written evaluation".to_string()),

@@ -500,9 +500,7 @@ impl Controller {
         if self.searching() {
             return Err("a search is already running (send stop first)".into());
         }
-        if let Some(why) = &self.refused {
-            return Err(format!("no position: {why}"));
-        }
+        self.position()?;
         let settings = self.settings();
         self.start_evaluation(&settings);
         let tt = self.tt()?;
@@ -671,9 +669,10 @@ impl Controller {
     /// Stop the running search, if any, wait for its thread and return what it
     /// found (its done message stays queued and is ignored as stale).
     pub fn wait(&mut self) -> Option<SearchResult> {
-        let r = self.running.take()?;
-        self.control.stop();
-        r.handle.join().ok()
+        if self.searching() {
+            self.control.stop();
+        }
+        self.join()
     }
 
     /// Wait for the running search to end by its own limits, and return what
@@ -894,17 +893,13 @@ mod tests {
         let uses_net = |c: &Controller| c.settings().net.map(|n| n.hash()) == Some(net.hash());
         assert!(uses_net(&c), "full strength uses the net");
         c.opts.limit_strength = true;
-        c.opts.elo = skill_min();
+        c.opts.elo = crate::search::skill::ELO_MIN;
         assert!(c.settings().skill.is_some() && uses_net(&c));
         c.opts.limit_strength = false;
         c.opts.skill_level = 5;
         assert!(c.settings().skill.is_some() && uses_net(&c));
         c.opts.use_nnue = false;
         assert!(c.settings().net.is_none());
-    }
-
-    fn skill_min() -> u32 {
-        crate::search::skill::ELO_MIN
     }
 
     #[test]

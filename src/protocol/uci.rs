@@ -217,14 +217,10 @@ impl Uci {
         if self.busy("go") {
             return;
         }
-        let board = match self.ctl.position() {
-            Ok(game) => *game.board(),
-            Err(e) => {
-                // The GUI waits for a `bestmove` all the same; the null move
-                // says that there is none to give.
-                emit(&format!("info string go: {e}"));
-                return emit("bestmove 0000");
-            }
+        let Some(board) = self.board("go") else {
+            // The GUI waits for a `bestmove` all the same; the null move says
+            // that there is none to give.
+            return emit("bestmove 0000");
         };
         let (limits, warnings) = parse_go(args, &board);
         for w in warnings {
@@ -245,12 +241,23 @@ impl Uci {
         }
     }
 
+    /// The current position, or `None` after an `info string` saying, for
+    /// `what`, why there is none (the last `position` was refused).
+    fn board(&self, what: &str) -> Option<Board<Magic>> {
+        match self.ctl.position() {
+            Ok(game) => Some(*game.board()),
+            Err(e) => {
+                emit(&format!("info string {what}: {e}"));
+                None
+            }
+        }
+    }
+
     fn display(&self) {
-        let b = match self.ctl.position() {
-            Ok(game) => game.board(),
-            Err(e) => return emit(&format!("info string d: {e}")),
+        let Some(b) = self.board("d") else {
+            return;
         };
-        for line in board_diagram(b) {
+        for line in board_diagram(&b) {
             emit(&line);
         }
         emit(&format!("Fen: {}", b.to_fen()));
@@ -262,9 +269,8 @@ impl Uci {
     /// The evaluation the next search plays with, then the hand-written
     /// one's terms ([`crate::eval::evaluation_report`]).
     fn eval(&mut self) {
-        let b = match self.ctl.position() {
-            Ok(game) => *game.board(),
-            Err(e) => return emit(&format!("info string eval: {e}")),
+        let Some(b) = self.board("eval") else {
+            return;
         };
         let net = self.ctl.settings().net.map(|net| {
             let (path, _) = crate::engine::resolve_vector(
@@ -307,9 +313,8 @@ impl Uci {
         let Some(depth) = depth else {
             return emit("info string perft: expected one depth from 0 to 10");
         };
-        let b = match self.ctl.position() {
-            Ok(game) => *game.board(),
-            Err(e) => return emit(&format!("info string perft: {e}")),
+        let Some(b) = self.board("perft") else {
+            return;
         };
         let start = std::time::Instant::now();
         let mut total = 0;

@@ -128,22 +128,54 @@ fn drain(mut pipe: impl Read + Send + 'static) -> JoinHandle<String> {
     })
 }
 
-/// Run `cmd` to its end or until `limit` (then it is killed: a hang). Returns its
-/// exit status (`None` if killed) and its stdout followed by its stderr.
-pub fn run_with_limit(cmd: &mut Command, limit: Duration) -> (Option<ExitStatus>, String) {
-    let (mut child, out, err) = spawn_drained(cmd);
+/// Wait for `child` to end, or kill it after `limit` (a hang): its exit status,
+/// `None` if killed.
+fn wait_with_limit(child: &mut Child, limit: Duration) -> Option<ExitStatus> {
     let start = Instant::now();
-    let status = loop {
+    loop {
         if let Some(st) = child.try_wait().expect("wait for a child") {
-            break Some(st);
+            return Some(st);
         }
         if start.elapsed() > limit {
             let _ = child.kill();
             let _ = child.wait();
-            break None;
+            return None;
         }
         std::thread::sleep(Duration::from_millis(20));
-    };
+    }
+}
+
+/// Run `cmd` with `input` on its stdin to its end or until `limit` (then it is
+/// killed: a hang). Returns its exit status (`None` if killed), its stdout and
+/// its stderr.
+pub fn run_with_input(
+    cmd: &mut Command,
+    input: &str,
+    limit: Duration,
+) -> (Option<ExitStatus>, String, String) {
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {cmd:?}: {e}"));
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_string();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let out = drain(child.stdout.take().unwrap());
+    let err = drain(child.stderr.take().unwrap());
+    let status = wait_with_limit(&mut child, limit);
+    writer.join().unwrap();
+    (status, out.join().unwrap(), err.join().unwrap())
+}
+
+/// Run `cmd` to its end or until `limit` (then it is killed: a hang). Returns its
+/// exit status (`None` if killed) and its stdout followed by its stderr.
+pub fn run_with_limit(cmd: &mut Command, limit: Duration) -> (Option<ExitStatus>, String) {
+    let (mut child, out, err) = spawn_drained(cmd);
+    let status = wait_with_limit(&mut child, limit);
     let mut text = out.join().unwrap() + &err.join().unwrap();
     if status.is_none() {
         text += &format!("\n(killed after {limit:?}: a hang)");
