@@ -74,8 +74,37 @@ fn commit() {
 /// against the hash `DEFAULT` records, so a damaged or swapped file stops the
 /// build instead of shipping. Without `nets/DEFAULT` the binary has no net and
 /// plays with the hand-written evaluation.
+///
+/// `BROKKR_EVALFILE` (the Makefile's `EVALFILE`, which OpenBench passes when a
+/// test names a net) embeds that file instead, checked against its own header.
 fn embed_net(out: &Path) {
-    let source = match fs::read_to_string("nets/DEFAULT") {
+    println!("cargo:rerun-if-env-changed=BROKKR_EVALFILE");
+    let chosen = env::var("BROKKR_EVALFILE").ok().filter(|v| !v.trim().is_empty());
+    let default = match &chosen {
+        Some(file) => {
+            let path = PathBuf::from(file.trim());
+            println!("cargo:rerun-if-changed={}", path.display());
+            let bytes = fs::read(&path)
+                .unwrap_or_else(|e| panic!("EVALFILE {}: {e}", path.display()));
+            let net = codegen::net::NetFile::parse(&bytes)
+                .unwrap_or_else(|e| panic!("EVALFILE {}: {e}", path.display()));
+            let name = path.file_name().map_or_else(
+                || file.clone(),
+                |n| n.to_string_lossy().into_owned(),
+            );
+            Ok(format!("{name} {:016x}", net.hash()))
+        }
+        None => fs::read_to_string("nets/DEFAULT"),
+    };
+    let dir = chosen.as_ref().map_or_else(
+        || PathBuf::from("nets"),
+        |f| {
+            PathBuf::from(f.trim())
+                .parent()
+                .map_or_else(PathBuf::new, Path::to_path_buf)
+        },
+    );
+    let source = match default {
         Err(_) => "pub const PRESENT: bool = false;\n\
                    pub const NAME: &str = \"\";\n\
                    pub const HIDDEN: usize = 32;\n\
@@ -93,7 +122,7 @@ fn embed_net(out: &Path) {
             let (Some(name), Some(hash)) = (words.next(), words.next()) else {
                 panic!("nets/DEFAULT: expected '<file> <fnv-1a hash in hex>', found {line:?}");
             };
-            let path = Path::new("nets").join(name);
+            let path = dir.join(name);
             let bytes = fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
             let net = codegen::net::NetFile::parse(&bytes)
                 .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
