@@ -534,7 +534,11 @@ impl<E: Engine> Worker<'_, E> {
         v
     }
 
-    /// Step 11: whether move `m` is pruned before it is searched.
+    /// Step 11: whether move `m` is pruned before it is searched. Inlined: once
+    /// the margins became run-time parameters the compiler stopped inlining it,
+    /// and the call cost 2.9% more instructions in `bench 6` (359.1 M against
+    /// 348.9 M outside memset, under callgrind).
+    #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     fn prune_move(
         &self,
