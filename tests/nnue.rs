@@ -250,14 +250,26 @@ fn a_bad_net_file_is_refused_and_the_old_net_kept() {
     damaged[5000] ^= 0x40;
     let damaged = common::s(&dir.file("damaged.nnue", damaged)).to_string();
     let other = common::s(&dir.file("other.nnue", b"not a net at all")).to_string();
+    // 96 is a multiple of 32: a valid shape of another width, loaded mid-game below.
     let wider = write_net(&dir, "wider.nnue", &random_net(4, 96, 1));
-    let _ = wider; // 96 is a multiple of 32: a valid shape, loaded below.
+
+    // The embedded net's search, to tell the loaded net's apart from it.
+    let mut plain = common::Engine::uci();
+    plain.send("position startpos");
+    let embedded = plain.go("depth 5").nodes();
+    plain.finish();
 
     let mut e = common::Engine::uci();
     e.send(&format!("setoption name EvalFile value {good_path}"));
     sync(&mut e);
     e.send("position startpos");
     let before = e.go("depth 5").nodes();
+    assert!(before.is_some(), "no node count: {}", e.tail());
+    // The file's net is the one that evaluates: the search is not the embedded net's.
+    assert_ne!(
+        before, embedded,
+        "EvalFile's net searched like the embedded one"
+    );
     for (bad, why) in [
         (truncated.as_str(), "truncated"),
         (damaged.as_str(), "checksum"),
@@ -278,6 +290,24 @@ fn a_bad_net_file_is_refused_and_the_old_net_kept() {
     e.send("position startpos");
     let after = e.go("depth 5").nodes();
     assert_eq!(before, after);
+    // A net of another width, loaded in the middle of a game, plays on.
+    e.send("position startpos moves e2e4 e7e5");
+    e.go("depth 3");
+    e.send(&format!("setoption name EvalFile value {wider}"));
+    sync(&mut e);
+    e.send("position startpos moves e2e4 e7e5 g1f3");
+    let wide = e.go("depth 5");
+    assert!(
+        wide.nodes().is_some() && !wide.best.is_empty(),
+        "{:?}",
+        wide.lines
+    );
+    e.send("position startpos");
+    assert_ne!(
+        e.go("depth 5").nodes(),
+        before,
+        "the 96-wide net searched like the 64-wide one"
+    );
     e.finish();
 }
 
