@@ -64,6 +64,7 @@ SPRT_MINUTES=50
 SPSA_MINUTES=35
 BUILD_MINUTES=20
 PORT=0
+REUSE=0
 
 usage() {
   cat <<EOF
@@ -93,6 +94,8 @@ Usage: $0 [options]
   --bench-check N      concurrent benches for the determinism check of the dev engine (default $BENCH_CHECK)
   --sprt-minutes N, --spsa-minutes N, --build-minutes N   time limits (defaults $SPRT_MINUTES, $SPSA_MINUTES, $BUILD_MINUTES)
   --port N             the OpenBench server's port on 127.0.0.1 (default: a free one)
+  --reuse-builds       take the SPRT engines from WORK/built/ when an earlier run left them there
+                       (for trying the script again; by default they are built afresh)
 EOF
 }
 
@@ -122,6 +125,7 @@ while [ $# -gt 0 ]; do
     --spsa-minutes) SPSA_MINUTES=$2; shift ;;
     --build-minutes) BUILD_MINUTES=$2; shift ;;
     --port) PORT=$2; shift ;;
+    --reuse-builds) REUSE=1 ;;
     -h|--help) usage; exit 0 ;;
     *) echo "unknown option: $1 (see --help)" >&2; exit 2 ;;
   esac
@@ -235,7 +239,8 @@ BOOK=$(basename "$BOOK_FILE")
 want=$("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["sha"].lower())' "$OB/Books/$BOOK.json")
 have=$(sha256sum "$BOOK_FILE" | cut -d' ' -f1)
 [ "$want" = "$have" ] || die "$BOOK_FILE: sha256 $have, but OpenBench's Books/$BOOK.json says $want"
-mkdir -p "$CLIENT/Books"
+# The folders the worker's init_client() makes; the builds below need Engines/ already.
+mkdir -p "$CLIENT/Books" "$CLIENT/Engines" "$CLIENT/Networks" "$CLIENT/PGNs"
 cp "$BOOK_FILE" "$CLIENT/Books/$BOOK"
 
 # ---------------------------------------------------------------------------------------
@@ -462,6 +467,11 @@ binary_of() { "$PY" -c 'import sys; sys.path.insert(0, sys.argv[1]); import util
 build_with_client() { # $1 sha, $2 branch name -> Client/Engines/<binary>
   local sha=$1 name=$2 bin
   bin=$(binary_of "$sha")
+  if [ "$REUSE" = 1 ] && [ -x "$WORK/built/$bin" ]; then
+    say "reusing $WORK/built/$bin (--reuse-builds)"
+    cp "$WORK/built/$bin" "$CLIENT/Engines/$bin"
+    return
+  fi
   say "building $name ($bin) with the client's utils.prepare_engine: $SRC_URL/brokkr-$sha.zip, make -j EXE=$bin"
   (cd "$CLIENT" && timeout $((BUILD_MINUTES * 60)) env -u CARGO_TARGET_DIR "$PY" -c '
 import sys, utils
@@ -472,6 +482,8 @@ except utils.OpenBenchBuildFailedException as e:
 ' "$name" "$SRC_URL/brokkr-$sha.zip" "$bin") >"$LOGS/build-$bin.log" 2>&1 \
     || { tail -30 "$LOGS/build-$bin.log" >&2; die "building $name failed or took over $BUILD_MINUTES minutes (log: $LOGS/build-$bin.log)"; }
   [ -x "$CLIENT/Engines/$bin" ] || die "no Client/Engines/$bin after the build"
+  mkdir -p "$WORK/built"
+  cp "$CLIENT/Engines/$bin" "$WORK/built/$bin"
 }
 
 bench_with_client() { # $1 binary, $2 concurrent benches -> "nps bench"
