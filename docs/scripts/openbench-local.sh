@@ -33,6 +33,9 @@
 #
 # Usage: docs/scripts/openbench-local.sh [options]      (from anywhere; --help lists them)
 # Needs: python3 (venv), git, make, cargo (>= 1.89), g++, pkill/pgrep, tar, xz; PyPI.
+# The whole script is one { } block, read in full before it runs: editing this file while it
+# runs cannot change what the running copy does.
+{
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -251,7 +254,7 @@ resolve() { git -C "$REPO" rev-parse --verify "$1^{commit}" 2>/dev/null || die "
 # A throwaway commit: $1 parent, $2 path, $3 python edit of that file (stdin to stdout),
 # $4 message. Made with git plumbing on a private index: no checkout, no branch moves.
 throwaway_commit() {
-  local parent=$1 path=$2 edit=$3 msg=$4 index blob mode tree
+  local parent=$1 path=$2 edit=$3 msg=$4 index blob mode tree date
   index=$(mktemp "$WORK/index.XXXXXX")
   mode=$(git -C "$REPO" ls-tree "$parent" -- "$path" | cut -d' ' -f1)
   [ -n "$mode" ] || die "$path not in $parent"
@@ -261,8 +264,10 @@ throwaway_commit() {
   GIT_INDEX_FILE=$index git -C "$REPO" update-index --cacheinfo "$mode,$blob,$path"
   tree=$(GIT_INDEX_FILE=$index git -C "$REPO" write-tree)
   rm -f "$index"
-  GIT_AUTHOR_NAME=openbench-local GIT_AUTHOR_EMAIL=openbench-local@localhost \
-  GIT_COMMITTER_NAME=openbench-local GIT_COMMITTER_EMAIL=openbench-local@localhost \
+  # The parent's date: the same edit of the same parent is the same commit on every run.
+  date=$(git -C "$REPO" log -1 --format=%cI "$parent")
+  GIT_AUTHOR_NAME=openbench-local GIT_AUTHOR_EMAIL=openbench-local@localhost GIT_AUTHOR_DATE=$date \
+  GIT_COMMITTER_NAME=openbench-local GIT_COMMITTER_EMAIL=openbench-local@localhost GIT_COMMITTER_DATE=$date \
     git -C "$REPO" commit-tree "$tree" -p "$parent" -m "$msg"
 }
 
@@ -684,3 +689,4 @@ grep -v -E '^\[#[0-9]+\] (Finished game|Started game|Score of|Elo|LOS|Ptnml|Game
 } | tee "$OUT/summary.txt" >&2
 say "results in $OUT"
 exit $RC
+}
