@@ -45,6 +45,7 @@ VENDOR=$SHARED/tools/vendor/openbench-9906bad.tar.xz
 WORK=/tmp/openbench-local
 OUT=
 DEV=HEAD
+SPRT=yes
 BASE=
 SWITCH=Singular
 TC=2.0+0.02
@@ -75,6 +76,7 @@ Usage: $0 [options]
   --work DIR           work directory (default $WORK); OpenBench, venv, logs, zips go there
   --out DIR            where the result pages and JSON go (default WORK/results)
   --dev REF            the SPRT's dev commit and the SPSA's base (default HEAD)
+  --sprt yes|no        run the SPRT (default $SPRT)
   --base REF           the SPRT's base commit (default: DEV with Feature_SWITCH off by default,
                        a throwaway commit made here with git commit-tree, on no branch)
   --switch NAME        the Feature_<NAME> switch turned off for the default base (default $SWITCH)
@@ -107,6 +109,7 @@ while [ $# -gt 0 ]; do
     --work) WORK=$2; shift ;;
     --out) OUT=$2; shift ;;
     --dev) DEV=$2; shift ;;
+    --sprt) SPRT=$2; shift ;;
     --base) BASE=$2; shift ;;
     --switch) SWITCH=$2; shift ;;
     --tc) TC=$2; shift ;;
@@ -144,6 +147,8 @@ for n in "$SPRT_GAMES" "$WORKLOAD_SIZE" "$SPSA_GAMES" "$SPSA_PAIRS" "$THREADS" "
   [[ $n =~ ^[0-9]+$ ]] || die "not a whole number: $n"
 done
 case $SPSA in auto|yes|no) ;; *) die "--spsa takes auto, yes or no" ;; esac
+case $SPRT in yes|no) ;; *) die "--sprt takes yes or no" ;; esac
+[ "$SPRT" = yes ] || [ "$SPSA" != no ] || die "--sprt no and --spsa no: nothing to run"
 
 # ---------------------------------------------------------------------------------------
 # Tools, and a work directory that cannot collide with the client's pkill patterns
@@ -272,7 +277,10 @@ throwaway_commit() {
 }
 
 DEV_SHA=$(resolve "$DEV")
-if [ -n "$BASE" ]; then
+BASE_SHA= BASE_NAME=
+if [ "$SPRT" = no ]; then
+  :
+elif [ -n "$BASE" ]; then
   BASE_SHA=$(resolve "$BASE")
   BASE_NAME=$(git -C "$REPO" rev-parse --short "$BASE_SHA")
 else
@@ -302,14 +310,15 @@ sys.stdout.write(src)
 " "throwaway (openbench-local.sh): TUNE ?= 1, the search parameters listed as UCI options for SPSA") || exit 1
 fi
 say "dev  $DEV_SHA ($DEV_NAME)"
-say "base $BASE_SHA ($BASE_NAME)"
+[ "$SPRT" = no ] || say "base $BASE_SHA ($BASE_NAME)"
 say "spsa $SPSA_SHA (tune build)"
 
 zip_of() {
   local sha=$1 zip=$ZIPS/brokkr-$1.zip
   [ -s "$zip" ] || git -C "$REPO" archive --format=zip --prefix="brokkr-${sha:0:12}/" -o "$zip" "$sha"
 }
-zip_of "$DEV_SHA"; zip_of "$BASE_SHA"; zip_of "$SPSA_SHA"
+zip_of "$DEV_SHA"; zip_of "$SPSA_SHA"
+[ "$SPRT" = no ] || zip_of "$BASE_SHA"
 
 # ---------------------------------------------------------------------------------------
 # 4. The servers: the zips and OpenBench, both on 127.0.0.1
@@ -331,7 +340,7 @@ import json, math, os, types
 from django.contrib.auth.models import User
 from django.db import transaction
 from OpenBench.config import OPENBENCH_CONFIG
-from OpenBench.models import Engine, LogEvent, Profile, Test
+from OpenBench.models import Engine, LogEvent, Profile, Result, Test
 import OpenBench.spsa_utils, OpenBench.utils
 from OpenBench.templatetags.mytags import longStatBlock, shortStatBlock
 
@@ -426,10 +435,12 @@ elif cmd == 'tune':
 elif cmd == 'status':
     test = Test.objects.get(id=int(E['OB_ID']))
     errors = [e.summary for e in LogEvent.objects.filter(test_id=test.id, machine_id__gt=0)]
+    results = Result.objects.filter(test=test)
     out = {'games': test.games, 'wins': test.wins, 'losses': test.losses, 'draws': test.draws,
            'penta': list(test.as_penta()), 'llr': test.currentllr, 'finished': test.finished,
            'passed': test.passed, 'failed': test.failed, 'error': test.error, 'client_events': errors,
-           'short': shortStatBlock(test)}
+           'short': shortStatBlock(test), 'timeloss': sum(r.timeloss for r in results),
+           'crashes': sum(r.crashes for r in results)}
     if test.test_mode == 'SPSA':
         out['digest'] = OpenBench.spsa_utils.spsa_param_digest(test)
         out['outputs'] = OpenBench.spsa_utils.spsa_optimal_values(test)
@@ -499,26 +510,29 @@ print(speed, nodes)
 ' "$1" "$2") 2>>"$LOGS/bench.log" || die "OpenBench's bench.run_benchmark refused $1 (log: $LOGS/bench.log)"
 }
 
-DEV_BIN=$(binary_of "$DEV_SHA"); BASE_BIN=$(binary_of "$BASE_SHA"); SPSA_BIN=$(binary_of "$SPSA_SHA")
-rm -f "$CLIENT/Engines/$DEV_BIN" "$CLIENT/Engines/$BASE_BIN" "$CLIENT/Engines/$SPSA_BIN"
+DEV_BIN=$(binary_of "$DEV_SHA"); SPSA_BIN=$(binary_of "$SPSA_SHA"); BASE_BIN=
+[ "$SPRT" = no ] || BASE_BIN=$(binary_of "$BASE_SHA")
+rm -f "$CLIENT/Engines/$DEV_BIN" "$CLIENT/Engines/$SPSA_BIN" ${BASE_BIN:+"$CLIENT/Engines/$BASE_BIN"}
 build_with_client "$DEV_SHA" "$DEV_NAME"
-build_with_client "$BASE_SHA" "$BASE_NAME"
+[ "$SPRT" = no ] || build_with_client "$BASE_SHA" "$BASE_NAME"
 
+# The determinism check with BENCH_CHECK benches at once; then the speed as the worker will
+# measure it (THREADS benches at once), of the base, or of the dev when there is no SPRT.
 result=$(bench_with_client "$DEV_BIN" "$BENCH_CHECK") || exit 1
-read -r DEV_NPS DEV_BENCH <<<"$result"
-result=$(bench_with_client "$BASE_BIN" "$THREADS") || exit 1
+read -r DEV_CHECK_NPS DEV_BENCH <<<"$result"
+result=$(bench_with_client "${BASE_BIN:-$DEV_BIN}" "$THREADS") || exit 1
 read -r BASE_NPS BASE_BENCH <<<"$result"
 {
   echo "OpenBench's own client code (Client/bench.py run_benchmark: parse_stream_output on each"
   echo "bench's output, then one node count required of all the concurrent benches)"
-  echo "dev  $DEV_BIN: $BENCH_CHECK concurrent benches agreed on $DEV_BENCH nodes, mean $DEV_NPS nps"
-  echo "base $BASE_BIN: $THREADS concurrent benches agreed on $BASE_BENCH nodes, mean $BASE_NPS nps"
+  echo "dev  $DEV_BIN: $BENCH_CHECK concurrent benches agreed on $DEV_BENCH nodes, mean $DEV_CHECK_NPS nps"
+  echo "${BASE_BIN:+base }${BASE_BIN:-dev  }${BASE_BIN:-$DEV_BIN}: $THREADS concurrent benches agreed on $BASE_BENCH nodes, mean $BASE_NPS nps"
   echo "parse_stream_output on the dev engine's bench output, once more: $(cd "$CLIENT" && "$PY" -c '
 import subprocess, sys, bench
 print(bench.parse_stream_output(subprocess.run(["./Engines/" + sys.argv[1], "bench"], capture_output=True).stdout))
 ' "$DEV_BIN") (bench, nps)"
 } >"$OUT/bench-check.txt"
-say "bench: dev $DEV_BENCH nodes ($DEV_NPS nps), base $BASE_BENCH nodes ($BASE_NPS nps)"
+say "bench: dev $DEV_BENCH nodes${BASE_BIN:+, base $BASE_BENCH nodes}; $BASE_NPS nps with $THREADS benches at once"
 
 case $SCALE_NPS in
   auto) SCALE=$BASE_NPS ;;
@@ -530,6 +544,8 @@ esac
 # 6. The workloads: the SPRT first (priority 1), then the SPSA (priority 0)
 # ---------------------------------------------------------------------------------------
 export OB_BOOK="$BOOK" OB_OPTIONS="$OPTIONS" OB_REPO="$SRC_URL" OB_SCALE_NPS="$SCALE"
+SPRT_ID=
+if [ "$SPRT" = yes ]; then
 SPRT_ID=$(OB_PRIORITY=1 OB_TC=$TC OB_WORKLOAD_SIZE=$WORKLOAD_SIZE OB_BOUNDS=$BOUNDS OB_CONFIDENCE=$CONFIDENCE \
   OB_INFO="brokkr $DEV_NAME against $BASE_NAME (local OpenBench, docs/scripts/openbench-local.sh)" \
   OB_DEV_NAME=$DEV_NAME OB_DEV_SOURCE=$SRC_URL/brokkr-$DEV_SHA.zip OB_DEV_SHA=$DEV_SHA OB_DEV_BENCH=$DEV_BENCH \
@@ -537,6 +553,7 @@ SPRT_ID=$(OB_PRIORITY=1 OB_TC=$TC OB_WORKLOAD_SIZE=$WORKLOAD_SIZE OB_BOUNDS=$BOU
   obtool sprt) || exit 1
 SPRT_ID=$(jget "$SPRT_ID" id)
 say "SPRT: $SERVER/test/$SPRT_ID/ ($TC, $OPTIONS, bounds $BOUNDS, stopped at $SPRT_GAMES games if undecided; scale NPS $SCALE)"
+fi
 
 SPSA_ID=
 if [ "$SPSA" != no ]; then
@@ -570,10 +587,12 @@ EOF
   say "SPSA input:"; printf '    %s\n' "$SPSA_INPUTS" >&2
 fi
 
+[ -n "$SPRT_ID" ] || [ -n "$SPSA_ID" ] || die "no workload to run"
+
 # ---------------------------------------------------------------------------------------
 # 7. The worker
 # ---------------------------------------------------------------------------------------
-for pattern in fastchess-ob "$DEV_BIN" "$BASE_BIN" "$SPSA_BIN"; do
+for pattern in fastchess-ob "$DEV_BIN" "$SPSA_BIN" ${BASE_BIN:+"$BASE_BIN"}; do
   if pgrep -f -a -- "$pattern" >&2; then
     die "processes above match the client's pkill -f pattern '$pattern': it would end them; stop them or run elsewhere"
   fi
@@ -605,7 +624,7 @@ wait_for() { # $1 test|tune, $2 id, $3 minutes, $4 game cap (0: none)
   local kind=$1 id=$2 minutes=$3 cap=$4 start status games events stopped=0 last=
   start=$(date +%s)
   while :; do
-    sleep 20
+    sleep 30
     kill -0 "$WORKER_PID" 2>/dev/null || { tail -40 "$LOGS/worker.log" >&2; die "the worker exited (log: $LOGS/worker.log)"; }
     status=$(OB_ID=$id obtool status) || exit 1
     games=$(jget "$status" games)
@@ -652,8 +671,10 @@ EOF
 }
 
 RC=0
-wait_for test "$SPRT_ID" "$SPRT_MINUTES" "$SPRT_GAMES" || RC=1
-save_pages test "$SPRT_ID" || die "could not save the SPRT's pages"
+if [ -n "$SPRT_ID" ]; then
+  wait_for test "$SPRT_ID" "$SPRT_MINUTES" "$SPRT_GAMES" || RC=1
+  save_pages test "$SPRT_ID" || die "could not save the SPRT's pages"
+fi
 if [ -n "$SPSA_ID" ]; then
   wait_for tune "$SPSA_ID" "$SPSA_MINUTES" 0 || RC=1
   save_pages tune "$SPSA_ID" || die "could not save the SPSA's pages"
@@ -675,16 +696,23 @@ grep -v -E '^\[#[0-9]+\] (Finished game|Started game|Score of|Elo|LOS|Ptnml|Game
 {
   echo "Local OpenBench (9906bad) run, $(date -u +%Y-%m-%dT%H:%MZ), docs/scripts/openbench-local.sh"
   echo "machine: $(nproc) cores; worker threads $THREADS; scale NPS $SCALE"
-  echo
-  echo "SPRT $SERVER/test/$SPRT_ID/: dev $DEV_SHA ($DEV_NAME, bench $DEV_BENCH)"
-  echo "                   base $BASE_SHA ($BASE_NAME, bench $BASE_BENCH)"
-  jget "$(cat "$WORK/status-test-$SPRT_ID.json")" long
-  echo "finished $(jget "$(cat "$WORK/status-test-$SPRT_ID.json")" finished), passed $(jget "$(cat "$WORK/status-test-$SPRT_ID.json")" passed), failed $(jget "$(cat "$WORK/status-test-$SPRT_ID.json")" failed) (a Stop at the game cap leaves both false)"
+  if [ -n "$SPRT_ID" ]; then
+    st=$(cat "$WORK/status-test-$SPRT_ID.json")
+    echo
+    echo "SPRT $SERVER/test/$SPRT_ID/: dev $DEV_SHA ($DEV_NAME, bench $DEV_BENCH)"
+    echo "                   base $BASE_SHA ($BASE_NAME, bench $BASE_BENCH)"
+    jget "$st" long
+    echo "finished $(jget "$st" finished), passed $(jget "$st" passed), failed $(jget "$st" failed) (a Stop at the game cap leaves both false)"
+    echo "time losses $(jget "$st" timeloss), crashes $(jget "$st" crashes); client events: $(jget "$st" client_events)"
+  fi
   if [ -n "$SPSA_ID" ]; then
     echo
+    st=$(cat "$WORK/status-tune-$SPSA_ID.json")
     echo "SPSA $SERVER/tune/$SPSA_ID/: engine $SPSA_SHA (dev with TUNE ?= 1, bench $DEV_BENCH)"
-    jget "$(cat "$WORK/status-tune-$SPSA_ID.json")" short
-    echo "digest:"; jget "$(cat "$WORK/status-tune-$SPSA_ID.json")" digest
+    jget "$st" short
+    echo "time losses $(jget "$st" timeloss), crashes $(jget "$st" crashes); client events: $(jget "$st" client_events)"
+    echo "digest:"; jget "$st" digest
+    echo "values now:"; jget "$st" outputs
   fi
 } | tee "$OUT/summary.txt" >&2
 say "results in $OUT"
