@@ -58,6 +58,7 @@ BOOK_FILE=$SHARED/data/openings/8moves_v3.epd
 SPSA=auto
 SPSA_REF=
 SPSA_PARAMS=
+SPSA_INPUT=
 SPSA_GAMES=200
 SPSA_PAIRS=4
 SPSA_TC=
@@ -86,9 +87,11 @@ Usage: $0 [options]
   --sprt-games N       stop the SPRT with OpenBench's Stop action once it has N games (default $SPRT_GAMES)
   --workload-size N    OpenBench workload size for the SPRT (default $WORKLOAD_SIZE)
   --book FILE          an OpenBench book (its sha256 must match Books/<name>.json) (default $BOOK_FILE)
-  --spsa auto|yes|no   run the SPSA tune: auto = if `brokkr tune-params` exists (default $SPSA)
+  --spsa auto|yes|no   run the SPSA tune: auto = if \`brokkr tune-params\` exists (default $SPSA)
   --spsa-ref REF       the SPSA engine commit (default: DEV with TUNE ?= 1 in the Makefile, throwaway)
   --spsa-params A,B,C  parameters to tune, by name (default: the first three tune-params lists)
+  --spsa-input FILE    SPSA input lines (name, int, value, min, max, c_end, r_end) to take
+                       instead of the dev engine's \`brokkr tune-params\`
   --spsa-games N       games of the tune (default $SPSA_GAMES)
   --spsa-pairs N       SPSA pairs per iteration (default $SPSA_PAIRS)
   --spsa-tc TC         SPSA time control (default: the SPRT's)
@@ -121,6 +124,7 @@ while [ $# -gt 0 ]; do
     --spsa) SPSA=$2; shift ;;
     --spsa-ref) SPSA_REF=$2; shift ;;
     --spsa-params) SPSA_PARAMS=$2; shift ;;
+    --spsa-input) SPSA_INPUT=$2; shift ;;
     --spsa-games) SPSA_GAMES=$2; shift ;;
     --spsa-pairs) SPSA_PAIRS=$2; shift ;;
     --spsa-tc) SPSA_TC=$2; shift ;;
@@ -557,7 +561,12 @@ fi
 
 SPSA_ID=
 if [ "$SPSA" != no ]; then
-  "$CLIENT/Engines/$DEV_BIN" tune-params >"$WORK/tune-params.txt" 2>"$LOGS/tune-params.log" || true
+  if [ -n "$SPSA_INPUT" ]; then
+    cp "$SPSA_INPUT" "$WORK/tune-params.txt" || die "cannot read $SPSA_INPUT"
+    : >"$LOGS/tune-params.log"
+  else
+    "$CLIENT/Engines/$DEV_BIN" tune-params >"$WORK/tune-params.txt" 2>"$LOGS/tune-params.log" || true
+  fi
   if ! grep -Eq '^[A-Za-z_][A-Za-z0-9_]*, *(int|float),' "$WORK/tune-params.txt"; then
     [ "$SPSA" = yes ] && die "$DEV_NAME has no \`brokkr tune-params\` (its output: $(head -c 200 "$LOGS/tune-params.log"))"
     say "SPSA skipped: $DEV_NAME has no \`brokkr tune-params\` yet"
