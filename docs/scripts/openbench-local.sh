@@ -592,7 +592,8 @@ EOF
     OB_DEV_NAME="$DEV_NAME-tune" OB_DEV_SOURCE=$SRC_URL/brokkr-$SPSA_SHA.zip OB_DEV_SHA=$SPSA_SHA OB_DEV_BENCH=$DEV_BENCH \
     obtool tune) || exit 1
   SPSA_ID=$(jget "$SPSA_ID" id)
-  say "SPSA: $SERVER/tune/$SPSA_ID/ ($ITERATIONS iterations of $SPSA_PAIRS pairs, $SPSA_TC; the worker builds $SPSA_BIN itself)"
+  if [ "$SPSA_BIN" = "$DEV_BIN" ] || [ "$SPSA_BIN" = "$BASE_BIN" ]; then built="built above"; else built="the worker builds it itself"; fi
+  say "SPSA: $SERVER/tune/$SPSA_ID/ ($ITERATIONS iterations of $SPSA_PAIRS pairs, $SPSA_TC; engine $SPSA_BIN, $built)"
   say "SPSA input:"; printf '    %s\n' "$SPSA_INPUTS" >&2
 fi
 
