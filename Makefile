@@ -21,11 +21,13 @@ ifneq ($(strip $(TUNE)),)
 FEATURES := --features tune
 endif
 
-# Relative to where make runs, not to the build script's directory.
+# Relative to where make runs, not to the build script's directory. Without
+# EVALFILE the variable is left out of cargo's environment altogether: set but
+# empty would count as a change and rebuild what `cargo build` just built.
 ifneq ($(strip $(EVALFILE)),)
 export BROKKR_EVALFILE := $(abspath $(EVALFILE))
 else
-export BROKKR_EVALFILE :=
+unexport BROKKR_EVALFILE
 endif
 
 .PHONY: all build clean

@@ -79,19 +79,20 @@ fn commit() {
 /// test names a net) embeds that file instead, checked against its own header.
 fn embed_net(out: &Path) {
     println!("cargo:rerun-if-env-changed=BROKKR_EVALFILE");
-    let chosen = env::var("BROKKR_EVALFILE").ok().filter(|v| !v.trim().is_empty());
+    let chosen = env::var("BROKKR_EVALFILE")
+        .ok()
+        .filter(|v| !v.trim().is_empty());
     let default = match &chosen {
         Some(file) => {
             let path = PathBuf::from(file.trim());
             println!("cargo:rerun-if-changed={}", path.display());
-            let bytes = fs::read(&path)
-                .unwrap_or_else(|e| panic!("EVALFILE {}: {e}", path.display()));
+            let bytes =
+                fs::read(&path).unwrap_or_else(|e| panic!("EVALFILE {}: {e}", path.display()));
             let net = codegen::net::NetFile::parse(&bytes)
                 .unwrap_or_else(|e| panic!("EVALFILE {}: {e}", path.display()));
-            let name = path.file_name().map_or_else(
-                || file.clone(),
-                |n| n.to_string_lossy().into_owned(),
-            );
+            let name = path
+                .file_name()
+                .map_or_else(|| file.clone(), |n| n.to_string_lossy().into_owned());
             Ok(format!("{name} {:016x}", net.hash()))
         }
         None => fs::read_to_string("nets/DEFAULT"),

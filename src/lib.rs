@@ -1,4 +1,7 @@
 //! brokkr: a bitboard chess engine whose lookup tables are all forged at build time.
+// Every `unsafe` block states why it is sound, one comment per block (as
+// Viridithas requires in its crate root): CI's `clippy -D warnings` enforces it.
+#![warn(clippy::undocumented_unsafe_blocks)]
 
 #[doc(hidden)]
 #[path = "../codegen/mod.rs"]

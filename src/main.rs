@@ -1,5 +1,7 @@
 //! The `brokkr` command: the protocol loop by default, and tools for engine authors.
 
+#![warn(clippy::undocumented_unsafe_blocks)]
+
 fn main() {
     restore_sigpipe();
     let args: Vec<String> = std::env::args().skip(1).collect();

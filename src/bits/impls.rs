@@ -277,13 +277,11 @@ mod out_of_line {
         fn brokkr_popcount_popcnt(b: u64) -> u32;
     }
 
-    // SAFETY (every call below): the functions are defined in asm/x86_64/bits.S with
-    // the System V ABI declared here; each reads only its argument register and
-    // writes only rax, rcx and the flags, which are caller-saved. The bsf, bsr and
-    // tzcnt ones are called only with a non-zero word (zero is answered here), so
-    // their result is defined, and the tzcnt one is correct on every x86-64 CPU
-    // (without BMI1 it runs as bsf); the lzcnt and popcnt ones are called only
-    // after the cached CPU check.
+    // The ABI, for every call below: the functions are defined in
+    // asm/x86_64/bits.S with the System V ABI declared here; each reads only its
+    // argument register and writes only rax, rcx and the flags, which are
+    // caller-saved. Each call's own SAFETY comment says why its input and CPU are
+    // ones the instruction is defined for.
     impl Bits for Extern {
         const PATH: BitPath = BitPath::Extern;
 
@@ -293,6 +291,8 @@ mod out_of_line {
                 return LSB_ZERO;
             }
             nonzero_source(b, "bsf");
+            // SAFETY: the ABI above; `b` is not zero, so bsf's result is defined,
+            // and bsf runs on every x86-64 CPU.
             unsafe { brokkr_lsb_bsf(b) }
         }
 
@@ -302,11 +302,15 @@ mod out_of_line {
                 return MSB_ZERO;
             }
             nonzero_source(b, "bsr");
+            // SAFETY: the ABI above; `b` is not zero, so bsr's result is defined,
+            // and bsr runs on every x86-64 CPU.
             unsafe { brokkr_msb_bsr(b) }
         }
 
         #[inline(always)]
         fn popcount(b: u64) -> u32 {
+            // SAFETY: the ABI above; the loop uses base x86-64 instructions only
+            // and is defined for every word, zero included.
             unsafe { brokkr_popcount_kernighan(b) }
         }
     }
@@ -320,6 +324,8 @@ mod out_of_line {
                 return LSB_ZERO;
             }
             nonzero_source(b, "tzcnt");
+            // SAFETY: the ABI above; `b` is not zero, and tzcnt is correct on
+            // every x86-64 CPU (without BMI1 it runs as bsf, defined for it).
             unsafe { brokkr_lsb_tzcnt(b) }
         }
 
@@ -329,6 +335,8 @@ mod out_of_line {
                 // The inline `bsr`, which answers zero itself.
                 return super::x86::bsr(b);
             }
+            // SAFETY: the ABI above; the CPU check just passed, so lzcnt is
+            // lzcnt (not bsr) and defined for every word.
             unsafe { brokkr_msb_lzcnt(b) }
         }
 
@@ -337,6 +345,7 @@ mod out_of_line {
             if !crate::bits::cpu::has_bmi_path() {
                 return kernighan(b);
             }
+            // SAFETY: the ABI above; the CPU check just passed, so popcnt exists.
             unsafe { brokkr_popcount_popcnt(b) }
         }
 
@@ -347,6 +356,8 @@ mod out_of_line {
 
         #[inline(always)]
         unsafe fn popcount_unchecked(b: u64) -> u32 {
+            // SAFETY: the ABI above; the caller promises the CPU check passed
+            // (this function's contract), so popcnt exists.
             unsafe { brokkr_popcount_popcnt(b) }
         }
     }

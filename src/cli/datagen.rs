@@ -13,7 +13,7 @@
 
 mod file;
 mod game;
-mod opening;
+pub(super) mod opening;
 
 use super::bench::parse_range;
 use super::text::escape;

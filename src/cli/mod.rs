@@ -46,6 +46,7 @@ mod branch;
 mod datagen;
 mod epd;
 mod eval;
+mod genfens;
 mod lines;
 mod paths;
 mod perft;
@@ -132,6 +133,13 @@ pub const COMMANDS: &[Command] = &[
         summary: "fit the evaluation's weights to labelled positions",
         help: tune::HELP,
         run: |args, _| tune::run(args),
+    },
+    Command {
+        name: "tune-params",
+        synopsis: "tune-params",
+        summary: "print the search parameters as OpenBench's SPSA input",
+        help: TUNE_PARAMS_HELP,
+        run: tune_params,
     },
     Command {
         name: "train",
@@ -238,6 +246,9 @@ pub fn run(args: &[String]) -> i32 {
         [c] if c.eq_ignore_ascii_case("xboard") => Some((crate::protocol::Protocol::Xboard, false)),
         _ => None,
     };
+    if args.first().is_some_and(|a| is_engine_command(a)) {
+        return engine_commands(args);
+    }
     if let Some((p, detect)) = engine {
         return match protocol(p, detect, args.get(1..).unwrap_or(&[])) {
             Ok(()) => 0,
@@ -250,6 +261,54 @@ pub fn run(args: &[String]) -> i32 {
     let stdout = io::stdout();
     let mut out = stdout.lock();
     run_with(args, &mut out)
+}
+
+/// The words that start an engine command given on the command line (one
+/// command per argument, as Stockfish reads them): the protocol's commands
+/// that are not also a command of [`COMMANDS`], and OpenBench's `genfens`.
+const ENGINE_COMMANDS: &[&str] = &[
+    "genfens",
+    "isready",
+    "setoption",
+    "position",
+    "go",
+    "ucinewgame",
+    "d",
+    "quit",
+    "stop",
+    "debug",
+];
+
+/// Whether `arg` is an engine command: its first word is one of
+/// [`ENGINE_COMMANDS`], or it has more words than a command's name and starts
+/// with one the protocol also knows (`"bench 13"`, `"perft 5"`, `"eval"`...).
+fn is_engine_command(arg: &str) -> bool {
+    let mut words = arg.split_whitespace();
+    let first = words.next().unwrap_or("");
+    ENGINE_COMMANDS.contains(&first)
+        || (words.next().is_some() && ["bench", "perft", "uci"].contains(&first))
+}
+
+/// `brokkr "position startpos" "go depth 10"`: each argument is a line of
+/// input to the engine (UCI), which then ends as at the end of its input,
+/// after waiting for a search the lines started. `genfens` lines run first,
+/// here, since they need no engine state.
+fn engine_commands(args: &[String]) -> i32 {
+    let (gen, rest): (Vec<&String>, Vec<&String>) = args
+        .iter()
+        .partition(|a| a.split_whitespace().next() == Some("genfens"));
+    let stdout = io::stdout();
+    for line in gen {
+        let mut out = stdout.lock();
+        if let Err(msg) =
+            genfens::run_line(line, &mut out).and_then(|()| out.flush().map_err(write_error))
+        {
+            noteln!("brokkr: {msg}");
+            return 2;
+        }
+    }
+    let script: Vec<String> = rest.into_iter().cloned().collect();
+    crate::protocol::run(Some(crate::protocol::Protocol::Uci), false, Some(script))
 }
 
 /// Run the command line `args`, writing results to `out`; returns the exit code:
@@ -292,6 +351,27 @@ fn dispatch(args: &[String], out: &mut dyn Write) -> Result<(), String> {
         return Ok(());
     }
     (cmd.run)(rest, out)
+}
+
+const TUNE_PARAMS_HELP: &str = "\
+usage: brokkr tune-params
+
+Print every search parameter (margins, reductions, extensions) in OpenBench's
+SPSA input form, one per line: name, int, default, min, max, c_end, r_end.
+Each is a UCI option of the same name; a build made with `make TUNE=1` lists
+them in its answer to `uci`, which fastchess (and so OpenBench) needs to set
+them. docs/openbench.md shows a tune.";
+
+/// `brokkr tune-params`.
+fn tune_params(args: &[String], out: &mut dyn Write) -> Result<(), String> {
+    if let Some(extra) = args.first() {
+        return Err(format!(
+            "tune-params takes no arguments, not '{}'",
+            text::escape_short(extra)
+        ));
+    }
+    let text = crate::search::params::Params::DEFAULT.spsa_input();
+    write!(out, "{text}").map_err(write_error)
 }
 
 /// The help of `help` itself (the usage lists it as `help [COMMAND]`).
@@ -357,7 +437,7 @@ fn protocol(p: crate::protocol::Protocol, detect: bool, args: &[String]) -> Resu
             ))
         }
     };
-    match crate::protocol::run(if detect { None } else { Some(p) }, switches) {
+    match crate::protocol::run(if detect { None } else { Some(p) }, switches, None) {
         0 => Ok(()),
         code => Err(format!("the engine loop ended with code {code}")),
     }

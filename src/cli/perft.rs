@@ -1,11 +1,11 @@
 //! `brokkr perft`: count leaf nodes for one position, or check a whole suite.
 
-use super::suite::{Item, SuiteReader};
+use super::suite::{parse_depth, Item, SuiteReader};
 use super::text::{escape, escape_short};
 use super::{choice, write_error, Args};
 use crate::attacks::{Slider, SliderKind};
 use crate::bits::Bits;
-use crate::board::perft::{divide, perft, MAX_DEPTH};
+use crate::board::perft::{divide, perft};
 use crate::board::Board;
 use crate::qbb::{self, Qbb};
 use crate::types::Move;
@@ -96,20 +96,6 @@ fn qbb_unsupported(kind: SliderKind) -> String {
             _ => "rayloop's technique is emitting moves by walking rays, which the qbb generator does not use",
         }
     )
-}
-
-/// A perft depth from 0 to [`MAX_DEPTH`], with the message for anything else
-/// (shared by the command line and the suite reader).
-pub(super) fn parse_depth(d: &str) -> Result<u32, String> {
-    d.parse::<u32>()
-        .ok()
-        .filter(|&d| d <= MAX_DEPTH)
-        .ok_or_else(|| {
-            format!(
-                "bad depth '{}': expected a whole number from 0 to {MAX_DEPTH}",
-                escape_short(d)
-            )
-        })
 }
 
 /// The DEPTH argument, checked.

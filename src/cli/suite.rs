@@ -13,6 +13,7 @@ use super::args::parse_count;
 use super::lines::MAX_LINE;
 use super::lines::{Line, LineReader};
 use super::text::escape_short;
+use crate::board::perft::MAX_DEPTH;
 use std::collections::VecDeque;
 use std::io::BufRead;
 
@@ -175,6 +176,20 @@ impl<R: BufRead> Iterator for SuiteReader<R> {
     }
 }
 
+/// A perft depth from 0 to [`MAX_DEPTH`], with the message for anything else
+/// (shared by the suite reader and the command line's `perft DEPTH`).
+pub(super) fn parse_depth(d: &str) -> Result<u32, String> {
+    d.parse::<u32>()
+        .ok()
+        .filter(|&d| d <= MAX_DEPTH)
+        .ok_or_else(|| {
+            format!(
+                "bad depth '{}': expected a whole number from 0 to {MAX_DEPTH}",
+                escape_short(d)
+            )
+        })
+}
+
 /// `DEPTH COUNT`, each checked with its own message.
 fn parse_depth_count(text: &str) -> Result<(u32, u64), String> {
     let fields: Vec<&str> = text.split_whitespace().collect();
@@ -184,7 +199,7 @@ fn parse_depth_count(text: &str) -> Result<(u32, u64), String> {
             escape_short(text.trim())
         ));
     };
-    let depth = super::perft::parse_depth(depth)?;
+    let depth = parse_depth(depth)?;
     let count = parse_count(count).map_err(|why| format!("bad count at depth {depth}: {why}"))?;
     Ok((depth, count))
 }

@@ -36,6 +36,13 @@ With one thread, N is the same on every run, bit path and backend.
 pub const DEFAULT_DEPTH: i32 = 11;
 
 pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
+    run_with(args, &Settings::default(), out)
+}
+
+/// `bench` with the search switches and parameters of `base` (the UCI `bench`
+/// command passes the ones `setoption` set, so a tuner sees their effect on
+/// the node count); threads and evaluation come from `args`.
+pub fn run_with(args: &[String], base: &Settings, out: &mut dyn Write) -> Result<(), String> {
     let a = Args::parse(
         args,
         &["threads", "hash", "bits", "slider", "net", "simd"],
@@ -59,6 +66,8 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     let settings = Settings {
         threads,
         net: eval.net,
+        features: base.features,
+        tuning: base.tuning.clone(),
         ..Settings::default()
     };
     crate::with_engine!(bits, slider, eval.vector, E => bench::<E>(depth, &settings, hash, out))

@@ -131,6 +131,8 @@ pub struct Options {
     pub bits: BitPath,
     pub slider: SliderKind,
     pub features: Features,
+    /// The search parameters (hidden options, listed in a `tune` build).
+    pub tuning: crate::search::params::Tuning,
     /// Evaluate with the network (UCI `UseNNUE`) when there is one.
     pub use_nnue: bool,
     /// The network: the embedded one, or the last good `EvalFile`.
@@ -182,6 +184,7 @@ impl Options {
             bits: choice.bits,
             slider: choice.slider,
             features: Features::default(),
+            tuning: Default::default(),
             use_nnue: true,
             net: crate::nnue::Network::embedded().map(Arc::new),
             eval_file: EMBEDDED_NET.to_string(),
@@ -332,6 +335,7 @@ impl Controller {
             skill,
             move_overhead: self.opts.move_overhead,
             features: self.opts.features,
+            tuning: self.opts.tuning.clone(),
             ponder: self.opts.ponder,
             // Every level plays with the evaluation full strength uses: one
             // evaluation, so a change of level never mixes two scales in the

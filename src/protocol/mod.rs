@@ -16,6 +16,7 @@
 //! they reach the dialect as an unknown command.
 
 pub mod controller;
+pub mod options;
 pub mod uci;
 pub mod xboard;
 
@@ -121,6 +122,9 @@ pub struct Inbox {
     rx: Receiver<Msg>,
     tx: Sender<Msg>,
     threaded: bool,
+    /// Commands from the command line (`brokkr "go depth 5" quit`), read
+    /// instead of stdin; when they run out, the input ends.
+    script: Option<std::collections::VecDeque<String>>,
 }
 
 impl Inbox {
@@ -131,7 +135,23 @@ impl Inbox {
             rx,
             tx,
             threaded: false,
+            script: None,
         }
+    }
+
+    /// An inbox that reads `lines` instead of stdin, as Stockfish reads its
+    /// command-line arguments, then ends the input.
+    pub fn scripted(lines: Vec<String>) -> Inbox {
+        Inbox {
+            script: Some(lines.into()),
+            ..Inbox::new()
+        }
+    }
+
+    /// Whether the input is a script: at its end a running search is waited
+    /// for, not stopped, since nobody can send `stop`.
+    pub fn is_scripted(&self) -> bool {
+        self.script.is_some()
     }
 
     /// A sender for messages to the loop (the search's "done").
@@ -141,6 +161,12 @@ impl Inbox {
 
     /// The next message, waiting for it.
     pub fn recv(&mut self) -> Msg {
+        if let Some(script) = &mut self.script {
+            if let Ok(m) = self.rx.try_recv() {
+                return m;
+            }
+            return script.pop_front().map_or(Msg::Eof, Msg::Line);
+        }
         if self.threaded {
             return self.rx.recv().unwrap_or(Msg::Eof);
         }
@@ -154,7 +180,7 @@ impl Inbox {
     /// Read stdin on a thread of its own from now on, so input is read while a
     /// search runs. Call before starting one.
     pub fn read_in_background(&mut self) {
-        if self.threaded {
+        if self.threaded || self.script.is_some() {
             return;
         }
         let tx = self.tx.clone();
@@ -238,11 +264,12 @@ pub fn shown(s: &str) -> String {
     out
 }
 
-/// Run the engine on stdin/stdout. `forced` skips the detection from the first
-/// command; `switches` makes UCI's `uci` answer list the hidden feature and
-/// term-group switches too. Returns the exit code.
-pub fn run(forced: Option<Protocol>, switches: bool) -> i32 {
-    let mut inbox = Inbox::new();
+/// Run the engine on stdin/stdout, or on the lines of `script` instead of
+/// stdin. `forced` skips the detection from the first command; `switches`
+/// makes UCI's `uci` answer list the hidden feature and term-group switches
+/// too. Returns the exit code.
+pub fn run(forced: Option<Protocol>, switches: bool, script: Option<Vec<String>>) -> i32 {
+    let mut inbox = script.map_or_else(Inbox::new, Inbox::scripted);
     let (protocol, first) = match forced {
         Some(p) => (p, None),
         // The deciding line is handed back to the dialect.

@@ -12,15 +12,11 @@
 //! `bestmove`, a legal move whenever there is one (past the 75-move rule, or
 //! after a panic in the search, too).
 
-use super::controller::EMBEDDED_NET;
-use super::controller::{
-    Controller, Options, Reporter, MAX_HASH_MB, MAX_MULTIPV, MAX_OVERHEAD_MS, MAX_THREADS,
-};
+use super::controller::{Controller, Reporter};
 use super::{emit, shown, Inbox, Msg, MAX_LINE};
-use crate::attacks::{Magic, SliderKind};
-use crate::bits::{BitPath, Cpu};
+use crate::attacks::Magic;
 use crate::board::{Board, STARTPOS};
-use crate::search::{skill, Bound, Event, Info, Limits, Score};
+use crate::search::{Bound, Event, Info, Limits, Score};
 use crate::types::Move;
 use std::sync::Arc;
 use std::time::Duration;
@@ -52,7 +48,16 @@ pub fn run(inbox: Inbox, first: Option<String>, switches: bool) -> i32 {
             Msg::TooLong(n) => emit(&format!(
                 "info string ignored an input line of {n} bytes (the limit is {MAX_LINE})"
             )),
-            Msg::Eof => break,
+            Msg::Eof => {
+                // The end of a command-line script waits for its search, as
+                // Stockfish's `stockfish "go depth 20"` does.
+                if uci.ctl.inbox.is_scripted() {
+                    if let Some(r) = uci.ctl.join() {
+                        emit(&bestmove_line(uci.ctl.game.board(), r.best, r.ponder));
+                    }
+                }
+                break;
+            }
             Msg::SearchDone(id, r) => {
                 if uci.ctl.finished(id) {
                     let b = uci.ctl.game.board();
@@ -163,9 +168,13 @@ impl Uci {
             format!("id name {}", engine_name()),
             format!("id author {AUTHORS}"),
         ];
-        lines.extend(option_lines(&self.ctl.opts, &self.ctl.cpu));
+        lines.extend(super::options::uci_lines(&self.ctl.opts, &self.ctl.cpu));
         if self.switches {
-            lines.extend(switch_lines(&self.ctl.opts));
+            lines.extend(super::options::switch_lines(&self.ctl.opts));
+        }
+        // fastchess (and so OpenBench's SPSA) sends only listed options.
+        if self.switches || cfg!(feature = "tune") {
+            lines.extend(self.ctl.opts.tuning.values().option_lines());
         }
         lines.push("uciok".into());
         emit(&lines.join("\n"));
@@ -179,7 +188,7 @@ impl Uci {
         if self.busy("setoption") {
             return;
         }
-        if let Err(e) = set_option(&mut self.ctl, &name, value.as_deref()) {
+        if let Err(e) = super::options::set(&mut self.ctl, &name, value.as_deref()) {
             emit(&format!("info string setoption: {e}"));
         }
     }
@@ -295,8 +304,15 @@ impl Uci {
             return;
         }
         let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+        // The switches and parameters set by `setoption` count: a tuner's
+        // values show in the node count.
+        let base = crate::search::Settings {
+            features: self.ctl.opts.features,
+            tuning: self.ctl.opts.tuning.clone(),
+            ..Default::default()
+        };
         // No search runs, so nothing else writes to stdout meanwhile.
-        let result = crate::extras::bench::run(&args, &mut std::io::stdout().lock());
+        let result = crate::extras::bench::run_with(&args, &base, &mut std::io::stdout().lock());
         if let Err(e) = result {
             emit(&format!("info string bench: {e}"));
         }
@@ -316,7 +332,6 @@ impl Uci {
         let Some(b) = self.board("perft") else {
             return;
         };
-        let start = std::time::Instant::now();
         let mut total = 0;
         if depth == 0 {
             total = 1;
@@ -328,7 +343,6 @@ impl Uci {
             emit("");
         }
         emit(&format!("Nodes searched: {total}"));
-        let _ = start;
     }
 }
 
@@ -420,107 +434,6 @@ pub fn info_line(root: &Board<Magic>, i: &Info, show_wdl: bool) -> String {
     s
 }
 
-/// The `option` lines of `uci`.
-pub fn option_lines(o: &Options, cpu: &Cpu) -> Vec<String> {
-    let bits: Vec<String> = BitPath::ALL
-        .iter()
-        .filter(|p| p.available(cpu))
-        .map(|p| format!("var {p}"))
-        .collect();
-    let sliders: Vec<String> = SliderKind::ALL
-        .iter()
-        .filter(|k| k.available(cpu))
-        .map(|k| format!("var {k}"))
-        .collect();
-    vec![
-        format!("option name Hash type spin default 16 min 1 max {MAX_HASH_MB}"),
-        format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"),
-        "option name Clear Hash type button".into(),
-        "option name Ponder type check default false".into(),
-        format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"),
-        format!(
-            "option name Move Overhead type spin default {} min 0 max {MAX_OVERHEAD_MS}",
-            crate::search::DEFAULT_MOVE_OVERHEAD_MS
-        ),
-        "option name UCI_Chess960 type check default false".into(),
-        "option name UCI_ShowWDL type check default false".into(),
-        "option name UCI_LimitStrength type check default false".into(),
-        format!(
-            "option name UCI_Elo type spin default {} min {} max {}",
-            skill::FULL_STRENGTH_ELO,
-            skill::ELO_MIN,
-            skill::ELO_MAX
-        ),
-        format!(
-            "option name Skill Level type spin default {0} min 0 max {0}",
-            skill::MAX_LEVEL
-        ),
-        format!(
-            "option name BitPath type combo default {} {}",
-            o.bits,
-            bits.join(" ")
-        ),
-        format!(
-            "option name Slider type combo default {} {}",
-            o.slider,
-            sliders.join(" ")
-        ),
-        format!("option name UseNNUE type check default {}", o.net.is_some()),
-        format!("option name EvalFile type string default {EMBEDDED_NET}"),
-        format!(
-            "option name NNUEPath type combo default {} {}",
-            o.vector,
-            crate::nnue::VectorPath::runnable()
-                .iter()
-                .map(|p| format!("var {p}"))
-                .collect::<Vec<_>>()
-                .join(" ")
-        ),
-        "option name OwnBook type check default false".into(),
-        "option name BookFile type string default <empty>".into(),
-        format!(
-            "option name BookVariety type spin default {} min 0 max {}",
-            crate::book::DEFAULT_VARIETY,
-            crate::book::MAX_VARIETY
-        ),
-        "option name SyzygyPath type string default <empty>".into(),
-        "option name SyzygyProbeDepth type spin default 1 min 1 max 100".into(),
-        "option name Syzygy50MoveRule type check default true".into(),
-        format!(
-            "option name SyzygyProbeLimit type spin default {0} min 0 max {0}",
-            crate::syzygy::MAX_PIECES
-        ),
-    ]
-}
-
-/// `SyzygyPath`: the tables in the directories of `value` (`<empty>` or
-/// nothing: none). A missing directory or a bad file gets a note, and the
-/// tables that are good are used.
-fn set_syzygy_path(ctl: &mut Controller, value: Option<&str>) {
-    let v = value.unwrap_or("").trim();
-    let (tables, problems) = crate::syzygy::Tablebase::open(v);
-    for p in &problems {
-        ctl.note(&format!("SyzygyPath: {p}"));
-    }
-    if tables.is_empty() {
-        if !(v.is_empty() || v == "<empty>") {
-            ctl.note(&format!(
-                "SyzygyPath: no tables in {v}: playing without them"
-            ));
-        }
-        ctl.opts.syzygy.tables = None;
-        ctl.opts.syzygy_path.clear();
-        return;
-    }
-    let (wdl, dtz) = tables.file_counts();
-    ctl.note(&format!(
-        "syzygy: {wdl} WDL and {dtz} DTZ tables, up to {} pieces, from {v}",
-        tables.max_pieces()
-    ));
-    ctl.opts.syzygy.tables = Some(Arc::new(tables));
-    ctl.opts.syzygy_path = v.into();
-}
-
 /// Split `name N... [value V...]` of `setoption`.
 fn parse_setoption(args: &[&str]) -> Result<(String, Option<String>), String> {
     if args.first() != Some(&"name") {
@@ -533,242 +446,6 @@ fn parse_setoption(args: &[&str]) -> Result<(String, Option<String>), String> {
     }
     let value = vpos.map(|i| args[i + 1..].join(" "));
     Ok((name, value))
-}
-
-/// Parse a whole number within `lo..=hi` for an option.
-fn option_number(name: &str, v: Option<&str>, lo: u64, hi: u64) -> Result<u64, String> {
-    let v = v.ok_or_else(|| format!("option '{name}' needs a value"))?;
-    match v.parse::<u64>() {
-        Ok(n) if (lo..=hi).contains(&n) => Ok(n),
-        _ => Err(format!(
-            "bad value '{}' for '{name}': expected a whole number from {lo} to {hi}",
-            shown(v)
-        )),
-    }
-}
-
-fn option_bool(name: &str, v: Option<&str>) -> Result<bool, String> {
-    match v.map(|s| s.to_ascii_lowercase()).as_deref() {
-        Some("true") => Ok(true),
-        Some("false") => Ok(false),
-        _ => Err(format!(
-            "bad value '{}' for '{name}': expected true or false",
-            shown(v.unwrap_or(""))
-        )),
-    }
-}
-
-/// The message for a combo option's bad value: it names the option, as every
-/// option's message does, and lists the values it takes.
-fn bad_choice(name: &str, v: &str, names: &[&str]) -> String {
-    format!(
-        "bad value '{}' for '{name}': expected one of {}",
-        shown(v),
-        names.join(", ")
-    )
-}
-
-/// Set an option by its (case-insensitive) name. Shared by both dialects.
-pub fn set_option(ctl: &mut Controller, name: &str, value: Option<&str>) -> Result<(), String> {
-    match name.to_ascii_lowercase().as_str() {
-        "hash" => {
-            let mb = option_number(name, value, 1, MAX_HASH_MB as u64)? as usize;
-            ctl.set_hash(mb)?;
-        }
-        "threads" => {
-            let n = option_number(name, value, 1, MAX_THREADS as u64)? as usize;
-            let cores = std::thread::available_parallelism().map_or(n, |c| c.get());
-            if n > cores {
-                // Taken, as Stockfish takes it, but the threads share the cores:
-                // each searches slower, and the main one may answer late.
-                ctl.note(&format!(
-                    "Threads {n} is more than this machine's {cores} logical cores: the \
-                     threads will share them, and the engine may overrun short time limits"
-                ));
-            }
-            ctl.set_threads(n);
-        }
-        // xboard names these without the space (python-chess splits on it).
-        "clear hash" | "clear_hash" => ctl.clear(),
-        "ponder" => ctl.opts.ponder = option_bool(name, value)?,
-        // Test only, and never listed: the next searches panic on purpose, so
-        // that the tests can see the guard in `Controller::go` at work.
-        "debugpanic" => ctl.debug_panic = option_bool(name, value)?,
-        "multipv" => ctl.opts.multipv = option_number(name, value, 1, MAX_MULTIPV as u64)? as usize,
-        "move overhead" | "move_overhead" => {
-            ctl.opts.move_overhead =
-                Duration::from_millis(option_number(name, value, 0, MAX_OVERHEAD_MS)?)
-        }
-        "uci_chess960" => {
-            ctl.opts.chess960 = option_bool(name, value)?;
-            let on = ctl.opts.chess960;
-            ctl.game.set_chess960(on);
-        }
-        "uci_showwdl" => ctl.opts.show_wdl = option_bool(name, value)?,
-        "uci_limitstrength" => ctl.opts.limit_strength = option_bool(name, value)?,
-        "uci_elo" => {
-            let (lo, hi) = (skill::ELO_MIN, skill::ELO_MAX);
-            ctl.opts.elo = option_number(name, value, lo.into(), hi.into())? as u32
-        }
-        "skill level" | "skill_level" => {
-            ctl.opts.skill_level = option_number(name, value, 0, skill::MAX_LEVEL.into())? as u32
-        }
-        "bitpath" => {
-            let v = value.unwrap_or("");
-            let names: Vec<&str> = BitPath::ALL.iter().map(|p| p.name()).collect();
-            let p: BitPath = v.parse().map_err(|_| bad_choice(name, v, &names))?;
-            if !p.available(&ctl.cpu) {
-                return Err(format!(
-                    "bad value '{p}' for '{name}': not available on this CPU"
-                ));
-            }
-            ctl.opts.bits = p;
-        }
-        "slider" => {
-            let v = value.unwrap_or("");
-            let names: Vec<&str> = SliderKind::ALL.iter().map(|k| k.name()).collect();
-            let k: SliderKind = v.parse().map_err(|_| bad_choice(name, v, &names))?;
-            if !k.available(&ctl.cpu) {
-                return Err(format!(
-                    "bad value '{k}' for '{name}': not available on this CPU"
-                ));
-            }
-            ctl.opts.slider = k;
-        }
-        "usennue" => {
-            let on = option_bool(name, value)?;
-            if on && ctl.opts.net.is_none() {
-                return Err(
-                    "UseNNUE: there is no network (this build embeds none): set EvalFile".into(),
-                );
-            }
-            if on != ctl.opts.use_nnue {
-                // The hash and the correction history hold the other evaluation's numbers.
-                ctl.clear();
-            }
-            ctl.opts.use_nnue = on;
-        }
-        "evalfile" => {
-            let v = value.unwrap_or("").trim();
-            let net = if v.is_empty() || v == EMBEDDED_NET {
-                crate::nnue::Network::embedded()
-                    .ok_or("EvalFile: this build embeds no network; give a file")?
-            } else {
-                // A bad file leaves the net that was in use.
-                crate::nnue::Network::load(std::path::Path::new(v))
-                    .map_err(|e| format!("EvalFile: {e}; keeping the network in use"))?
-            };
-            ctl.note(&format!("evaluating with {}", net.describe()));
-            ctl.clear();
-            ctl.opts.net = Some(Arc::new(net));
-            ctl.opts.eval_file = if v.is_empty() {
-                EMBEDDED_NET.into()
-            } else {
-                v.into()
-            };
-        }
-        "nnuepath" => {
-            let v = value.unwrap_or("");
-            let names: Vec<&str> = crate::nnue::VectorPath::ALL
-                .iter()
-                .map(|p| p.name())
-                .collect();
-            let p = crate::nnue::VectorPath::parse(v).ok_or_else(|| bad_choice(name, v, &names))?;
-            if !p.available() {
-                return Err(format!(
-                    "bad value '{p}' for '{name}': not available on this CPU"
-                ));
-            }
-            ctl.opts.vector = p;
-        }
-        "ownbook" => {
-            ctl.opts.own_book = option_bool(name, value)?;
-            if ctl.opts.own_book && ctl.opts.book.is_none() {
-                ctl.note("OwnBook is on, but no BookFile is loaded: every move is searched");
-            }
-        }
-        "bookfile" => {
-            let v = value.unwrap_or("").trim();
-            if v.is_empty() || v == "<empty>" {
-                ctl.opts.book = None;
-                ctl.opts.book_file.clear();
-                return Ok(());
-            }
-            // A bad file leaves the book that was in use, if any.
-            let book = crate::book::Book::open(std::path::Path::new(v)).map_err(|e| {
-                let kept = match &ctl.opts.book {
-                    Some(_) => format!("keeping the book in use ({})", ctl.opts.book_file),
-                    None => "no book in use".into(),
-                };
-                format!("BookFile: {e}; {kept}")
-            })?;
-            ctl.note(&format!("book: {} entries from {v}", book.len()));
-            ctl.opts.book = Some(Arc::new(book));
-            ctl.opts.book_file = v.into();
-        }
-        "syzygypath" => set_syzygy_path(ctl, value),
-        "syzygyprobedepth" => {
-            ctl.opts.syzygy.probe_depth = option_number(name, value, 1, 100)? as i32
-        }
-        "syzygy50moverule" => ctl.opts.syzygy.rule50 = option_bool(name, value)?,
-        "syzygyprobelimit" => {
-            ctl.opts.syzygy.probe_limit =
-                option_number(name, value, 0, crate::syzygy::MAX_PIECES as u64)? as usize
-        }
-        "bookvariety" => {
-            ctl.opts.book_variety =
-                option_number(name, value, 0, u64::from(crate::book::MAX_VARIETY))? as u32
-        }
-        other if other.starts_with("eval_") => {
-            // The hidden switches of the evaluation's term groups, for matches that
-            // measure one group against the same build without it.
-            let term = crate::eval::Term::SWITCHABLE
-                .into_iter()
-                .find(|t| other == format!("eval_{}", t.key()))
-                .ok_or_else(|| format!("unknown option '{}'", shown(name)))?;
-            let on = option_bool(name, value)?;
-            // The pawn tables hold scores made with the old switches.
-            ctl.clear();
-            ctl.opts.features.terms = ctl.opts.features.terms.with(&[term], on);
-        }
-        other => {
-            // The hidden switches of the search's selective features, for matches
-            // that measure one feature against the same build without it.
-            let mut f = ctl.opts.features;
-            let mut found = false;
-            for (n, flag) in f.switches() {
-                if other == format!("feature_{}", n.to_ascii_lowercase()) {
-                    *flag = option_bool(name, value)?;
-                    found = true;
-                }
-            }
-            if !found {
-                return Err(format!("unknown option '{}'", shown(name)));
-            }
-            ctl.opts.features = f;
-        }
-    }
-    Ok(())
-}
-
-/// The `option` lines of the hidden switches: each search feature
-/// (`Feature_<name>`) and each evaluation term group (`Eval_<group>`), with its
-/// default. Listed only on request: runners such as fastchess send only the
-/// options an engine lists, and silently skip the rest.
-pub fn switch_lines(o: &Options) -> Vec<String> {
-    let mut features = o.features;
-    let mut lines: Vec<String> = features
-        .switches()
-        .into_iter()
-        .map(|(name, on)| format!("option name Feature_{name} type check default {on}"))
-        .collect();
-    lines.extend(crate::eval::Term::SWITCHABLE.iter().map(|&t| {
-        let key = t.key();
-        let name = format!("{}{}", key[..1].to_ascii_uppercase(), &key[1..]);
-        let on = o.features.terms.contains(t);
-        format!("option name Eval_{name} type check default {on}")
-    }));
-    lines
 }
 
 /// Parse `startpos|fen FEN [moves M...]` into a game. A bad setup is an error;

@@ -16,10 +16,9 @@
 //! the FEN's move number.
 
 use super::controller::{Controller, Game, Outcome, Reporter, MAX_HASH_MB, MAX_THREADS};
-use super::uci::{engine_name, set_option};
+use super::uci::engine_name;
 use super::{emit, shown, Inbox, Msg, MAX_LINE};
-use crate::attacks::{Magic, SliderKind};
-use crate::bits::BitPath;
+use crate::attacks::Magic;
 use crate::board::Board;
 use crate::search::{Event, Info, Limits, Score, TimeBudget};
 use crate::types::{Color, Move, MoveKind};
@@ -335,95 +334,18 @@ impl Xboard {
     }
 
     fn features(&self) {
-        let cpu = &self.ctl.cpu;
-        let bits: Vec<&str> = BitPath::ALL
-            .iter()
-            .filter(|p| p.available(cpu))
-            .map(|p| p.name())
-            .collect();
-        let sliders: Vec<&str> = SliderKind::ALL
-            .iter()
-            .filter(|k| k.available(cpu))
-            .map(|k| k.name())
-            .collect();
-        let o = &self.ctl.opts;
         // One write for the whole answer: a GUI waiting for `done=1` is woken once.
         // `sigterm` keeps its default (1: the GUI may send SIGTERM after
         // `quit`, which ends the process as it should); python-chess rejects
         // `sigterm=0` with a warning at every start.
-        let lines = [
-            format!(
-                "feature done=0 ping=1 setboard=1 usermove=1 time=1 draw=1 colors=0 analyze=1 \
-                 sigint=0 reuse=1 san=0 nps=1 memory=1 smp=1 egt=\"syzygy\" \
-                 variants=\"normal,fischerandom\" myname=\"{}\"",
-                engine_name()
-            ),
-            format!(
-                "feature option=\"BitPath -combo {}\"",
-                combo(o.bits.name(), &bits)
-            ),
-            format!(
-                "feature option=\"Slider -combo {}\"",
-                combo(o.slider.name(), &sliders)
-            ),
-            "feature option=\"MultiPV -spin 1 1 256\"".to_string(),
-            format!(
-                "feature option=\"UCI_LimitStrength -check {}\"",
-                u8::from(o.limit_strength)
-            ),
-            format!(
-                "feature option=\"UCI_Elo -spin {} {} {}\"",
-                o.elo,
-                crate::search::skill::ELO_MIN,
-                crate::search::skill::ELO_MAX
-            ),
-            format!(
-                "feature option=\"Skill_Level -spin {} 0 {}\"",
-                o.skill_level,
-                crate::search::skill::MAX_LEVEL
-            ),
-            format!(
-                "feature option=\"Move_Overhead -spin {} 0 10000\"",
-                crate::search::DEFAULT_MOVE_OVERHEAD_MS
-            ),
-            "feature option=\"Clear_Hash -button\"".to_string(),
-            format!(
-                "feature option=\"UseNNUE -check {}\"",
-                u8::from(o.use_nnue && o.net.is_some())
-            ),
-            format!("feature option=\"EvalFile -file {}\"", o.eval_file),
-            format!(
-                "feature option=\"NNUEPath -combo {}\"",
-                combo(
-                    o.vector.name(),
-                    &crate::nnue::VectorPath::runnable()
-                        .iter()
-                        .map(|p| p.name())
-                        .collect::<Vec<_>>()
-                )
-            ),
-            format!("feature option=\"OwnBook -check {}\"", u8::from(o.own_book)),
-            format!("feature option=\"BookFile -file {}\"", o.book_file),
-            format!(
-                "feature option=\"BookVariety -spin {} 0 {}\"",
-                o.book_variety,
-                crate::book::MAX_VARIETY
-            ),
-            format!(
-                "feature option=\"SyzygyProbeDepth -spin {} 1 100\"",
-                o.syzygy.probe_depth
-            ),
-            format!(
-                "feature option=\"Syzygy50MoveRule -check {}\"",
-                u8::from(o.syzygy.rule50)
-            ),
-            format!(
-                "feature option=\"SyzygyProbeLimit -spin {} 0 {}\"",
-                o.syzygy.probe_limit,
-                crate::syzygy::MAX_PIECES
-            ),
-            "feature done=1".to_string(),
-        ];
+        let mut lines = vec![format!(
+            "feature done=0 ping=1 setboard=1 usermove=1 time=1 draw=1 colors=0 analyze=1 \
+             sigint=0 reuse=1 san=0 nps=1 memory=1 smp=1 egt=\"syzygy\" \
+             variants=\"normal,fischerandom\" myname=\"{}\"",
+            engine_name()
+        )];
+        lines.extend(super::options::xboard_lines(&self.ctl.opts, &self.ctl.cpu));
+        lines.push("feature done=1".to_string());
         emit(&lines.join("\n"));
     }
 
@@ -548,14 +470,8 @@ impl Xboard {
 
     fn option(&mut self, name: &str, value: &str) {
         // xboard's check options send 1 and 0; the options take true and false.
-        let check = [
-            "UseNNUE",
-            "OwnBook",
-            "UCI_LimitStrength",
-            "Syzygy50MoveRule",
-        ]
-        .iter()
-        .any(|c| name.eq_ignore_ascii_case(c));
+        let check = super::options::find(name)
+            .is_some_and(|o| matches!(o.kind, super::options::Kind::Check));
         let value = match value {
             "1" if check => "true",
             "0" if check => "false",
@@ -563,7 +479,7 @@ impl Xboard {
         };
         let value = (!value.is_empty()).then_some(value);
         self.stop_search();
-        if let Err(e) = set_option(&mut self.ctl, name, value) {
+        if let Err(e) = super::options::set(&mut self.ctl, name, value) {
             explain("option", &e);
         }
     }
@@ -903,21 +819,6 @@ fn parse_seconds(s: &str) -> Option<Duration> {
         .ok()
         .filter(|v| v.is_finite() && *v >= 0.0 && *v < 1e9)
         .map(Duration::from_secs_f64)
-}
-
-/// A `-combo` option's values, the default marked with `*`.
-fn combo(default: &str, all: &[&str]) -> String {
-    let marked: Vec<String> = all
-        .iter()
-        .map(|v| {
-            if *v == default {
-                format!("*{v}")
-            } else {
-                v.to_string()
-            }
-        })
-        .collect();
-    marked.join(" /// ")
 }
 
 #[cfg(test)]

@@ -16,10 +16,12 @@
 //! | `tt.rs` | the transposition table |
 //! | `limits.rs` | `go`'s limits |
 //! | `time.rs` | time management: the budget of a move, when to stop deepening |
-//! | `params.rs` | the search's margins, named |
+//! | `params.rs` | the search's margins, reductions and extensions: tunable, declared once |
+//! | `features.rs` | the switches of the selective features, declared once |
 //! | `score.rs` | mate scores |
 
 pub mod bench;
+mod features;
 pub mod history;
 pub mod limits;
 pub mod movepick;
@@ -30,6 +32,7 @@ pub mod time;
 pub mod tt;
 mod worker;
 
+pub use features::{Features, Switch};
 pub use limits::Limits;
 pub use score::Score;
 pub use time::TimeBudget;
@@ -38,133 +41,11 @@ pub use worker::STACK_SIZE;
 
 use crate::board::Board;
 use crate::engine::Engine;
-use crate::eval::{PawnTable, Terms};
+use crate::eval::PawnTable;
 use crate::types::Move;
 use history::Histories;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
-
-/// Switches for the search's selective features and the evaluation's term
-/// groups, so each can be measured against the same build with it off
-/// (`setoption name Feature_<name> value false`, `Eval_<group>`). Each switch
-/// covers one heuristic, named as the search's comments name it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Features {
-    pub null_move: bool,
-    pub lmr: bool,
-    /// Futility pruning of quiet moves in the main search.
-    pub futility: bool,
-    pub rfp: bool,
-    pub lmp: bool,
-    /// SEE pruning of quiet moves and captures in the main search.
-    pub see_pruning: bool,
-    /// The singular search of the hash move, and its extension. Off, neither
-    /// multi-cut nor the negative extension can happen (both read its result).
-    pub singular: bool,
-    /// Multi-cut: the singular search shows another move beating beta too.
-    pub multi_cut: bool,
-    /// The hash move reduced by a ply when not singular but above beta.
-    pub negative_extension: bool,
-    pub iir: bool,
-    /// Razoring. Off by default: turned off together with `reduce_captures`,
-    /// Win At Chess at 1 s rose from 282 to 291 with the net, and the games
-    /// gained +12.7 ± 11.1 Elo at 2s+0.02s over 1,786 (docs/strength.md).
-    pub razoring: bool,
-    pub aspiration: bool,
-    /// The quiet history's part in the late-move reduction.
-    pub history: bool,
-    /// Late-move reductions of captures and promotions at non-PV nodes (off:
-    /// only quiet moves are reduced, as in Ethereal; see `razoring`).
-    pub reduce_captures: bool,
-    pub check_extension: bool,
-    /// The only legal move in check, extended (OliThink).
-    pub single_reply: bool,
-    /// A pawn reaching the seventh rank, extended (OliThink, Thor's Hammer).
-    pub seventh_rank: bool,
-    /// A recapture on a PV node, extended (Thor's Hammer).
-    pub recapture: bool,
-    /// Delta pruning of captures in quiescence (Gk).
-    pub delta_pruning: bool,
-    /// SEE pruning of losing captures in quiescence.
-    pub qsearch_see: bool,
-    /// Quiet checks in quiescence's first ply (off: lost about 28 Elo in its row
-    /// at 2s+0.02s, while solving three more Win At Chess positions at a fixed
-    /// 1.6 M nodes; docs/strength.md).
-    pub qsearch_checks: bool,
-    /// Killers and the countermove, searched right after the winning captures.
-    pub refutations: bool,
-    /// The continuation histories (1 and 2 plies back) in the order of quiet moves.
-    pub cont_history: bool,
-    /// The static evaluation corrected by what searches found for its pawn structure.
-    pub correction: bool,
-    /// The evaluation's term groups.
-    pub terms: Terms,
-}
-
-impl Default for Features {
-    fn default() -> Features {
-        Features {
-            null_move: true,
-            lmr: true,
-            futility: true,
-            rfp: true,
-            lmp: true,
-            see_pruning: true,
-            singular: true,
-            multi_cut: true,
-            negative_extension: true,
-            iir: true,
-            razoring: false,
-            aspiration: true,
-            history: true,
-            reduce_captures: false,
-            check_extension: true,
-            single_reply: true,
-            seventh_rank: true,
-            recapture: true,
-            delta_pruning: true,
-            qsearch_see: true,
-            qsearch_checks: false,
-            refutations: true,
-            cont_history: true,
-            correction: true,
-            terms: Terms::DEFAULT,
-        }
-    }
-}
-
-impl Features {
-    /// Every search switch with its option name (the term groups are listed by
-    /// [`Term::SWITCHABLE`](crate::eval::Term::SWITCHABLE)).
-    pub fn switches(&mut self) -> [(&'static str, &mut bool); 24] {
-        [
-            ("NullMove", &mut self.null_move),
-            ("LMR", &mut self.lmr),
-            ("Futility", &mut self.futility),
-            ("RFP", &mut self.rfp),
-            ("LMP", &mut self.lmp),
-            ("SEEPruning", &mut self.see_pruning),
-            ("Singular", &mut self.singular),
-            ("MultiCut", &mut self.multi_cut),
-            ("NegativeExtension", &mut self.negative_extension),
-            ("IIR", &mut self.iir),
-            ("Razoring", &mut self.razoring),
-            ("Aspiration", &mut self.aspiration),
-            ("History", &mut self.history),
-            ("ReduceCaptures", &mut self.reduce_captures),
-            ("CheckExtension", &mut self.check_extension),
-            ("SingleReply", &mut self.single_reply),
-            ("SeventhRank", &mut self.seventh_rank),
-            ("Recapture", &mut self.recapture),
-            ("DeltaPruning", &mut self.delta_pruning),
-            ("QSearchSEE", &mut self.qsearch_see),
-            ("QSearchChecks", &mut self.qsearch_checks),
-            ("Refutations", &mut self.refutations),
-            ("ContHistory", &mut self.cont_history),
-            ("CorrHistory", &mut self.correction),
-        ]
-    }
-}
 
 /// The default time kept in reserve per move. 30 ms lost 2 games on time in 40
 /// at 1s+0.01s on a loaded 2-core machine (overruns of 1 and 6 ms); 50 ms covers
@@ -184,6 +65,8 @@ pub struct Settings {
     pub move_overhead: Duration,
     /// Which selective features run.
     pub features: Features,
+    /// The search parameters (margins, reductions) and their reduction table.
+    pub tuning: params::Tuning,
     /// The GUI may ask for ponder searches (UCI `Ponder`, xboard `hard`): time management may spend a little more.
     pub ponder: bool,
     /// The network that evaluates (UCI `UseNNUE`, `EvalFile`), or `None` for
@@ -285,6 +168,7 @@ impl Default for Settings {
             skill: None,
             move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
             features: Features::default(),
+            tuning: params::Tuning::default(),
             ponder: false,
             net: None,
             syzygy: SyzygySettings::default(),

@@ -4,10 +4,11 @@
 //! A limited search does two things, never by waiting:
 //!
 //! 1. It searches fewer nodes: [`Skill::nodes`], from about 1,200 at level 0 to
-//!    about 230,000 at level 19 (at 10s+0.1s brokkr searches some 300,000 nodes
-//!    a move on the machine it was calibrated on, so the top levels lose little
-//!    there; at longer controls they lose more).
-//! 2. It searches at least [`MULTIPV`] lines and then picks among them with a
+//!    about 170,000 at level 18; from level 19 ([`TOP_LEVEL`]) one line within
+//!    160,000 nodes, doubled every third of a level (at 10s+0.1s brokkr
+//!    searches some 300,000 to 1,300,000 nodes a move on the machine it was
+//!    calibrated on; at longer controls the levels lose more to full strength).
+//! 2. Below level 19 it searches at least [`MULTIPV`] lines and then picks among them with a
 //!    random weakness: the move with the largest `U - gap`, where `gap` is how
 //!    many centipawns the move scored below the best, and `U` is drawn
 //!    uniformly from `0..=spread` for each move, `spread` being
@@ -27,8 +28,25 @@
 //! the hash never holds two scales. `docs/strength-limit.md` has the matches
 //! that calibrate it.
 
-/// Lines searched, at least, when the strength is limited.
+/// Lines searched, at least, when the strength is limited below [`TOP_LEVEL`].
 pub const MULTIPV: usize = 4;
+/// From this level up a limited search is one line within a node limit. Four
+/// lines within a node limit stopped near 2400 on the scale (level 19.51 played
+/// at 2359 ± 111), some 350 Elo below full strength: a search that splits its
+/// nodes among four lines cannot come close to one that does not. One line
+/// within [`TOP_NODES`] at this level, doubled every `1 / TOP_DOUBLINGS_PER_LEVEL`
+/// of a level, rises towards full strength (which searches some 300,000 to
+/// 1,300,000 nodes a move at 10s+0.1s on the calibration machine).
+pub const TOP_LEVEL: f64 = 19.0;
+/// The nodes of one line at [`TOP_LEVEL`]. Measured with one line at 10s+0.1s
+/// against Stockfish 15.1's `UCI_Elo`: 18,750 nodes played at 2099 ± 121 and
+/// 75,000 at 2265 ± 110 (40 games each), some 80 Elo a doubling; 160,000 is
+/// where that line meets the four-line search's 2321 to 2359 at levels 18.6
+/// to 19.51, so the levels join without a step (measured: 2395 ± 102).
+const TOP_NODES: f64 = 160_000.0;
+/// Doublings of the nodes per level above [`TOP_LEVEL`]: level 19.5 searches
+/// 2.8 times [`TOP_NODES`], level 20 would search 8 times (and has no limit).
+const TOP_DOUBLINGS_PER_LEVEL: f64 = 3.0;
 /// The lowest `UCI_Elo`: level 0 (Stockfish 15.1's lowest; level 0 measured
 /// by extrapolation from the two lowest anchors at about 1420).
 pub const ELO_MIN: u32 = 1350;
@@ -46,17 +64,17 @@ pub const FULL_STRENGTH_ELO: u32 = 2750;
 /// with the network (`docs/strength-limit.md`: 40 games each at 10s+0.1s
 /// against Stockfish 15.1 at the same `UCI_Elo`): level 3.06 played at
 /// 1580 ± 96, level 9.18 at 1898 ± 103, level 16.86 at 2189 ± 93, level 18.6
-/// at 2321 ± 88, level 19.51 at 2359 ± 111. Between the last of them and full
-/// strength no level plays: the limited search (4 lines within a node limit)
-/// stops near 2400, and level 20 drops both, a step of some 350 Elo. The
-/// labels there get the levels just below 20, and play below their number.
-pub const ELO_LEVELS: [(u32, f64); 7] = [
+/// at 2321 ± 88; with one line from [`TOP_LEVEL`], level 19.0 at 2395 ± 102,
+/// and levels 19.23 and 19.49 at 2539 ± 112 and 2533 ± 99, which did not
+/// separate and are one anchor at their means.
+pub const ELO_LEVELS: [(u32, f64); 8] = [
     (ELO_MIN, 0.0),
     (1580, 3.06),
     (1898, 9.18),
     (2189, 16.86),
     (2321, 18.6),
-    (2359, 19.51),
+    (2395, 19.0),
+    (2536, 19.36),
     (FULL_STRENGTH_ELO, 20.0),
 ];
 /// The highest `Skill Level`: full strength.
@@ -118,8 +136,23 @@ impl Skill {
 
     /// The nodes a move may search.
     pub fn nodes(&self) -> u64 {
-        let below = f64::from(MAX_LEVEL) - self.level.clamp(0.0, f64::from(MAX_LEVEL));
-        (FULL_NODES * (-NODES_PER_LEVEL * below).exp2()).round() as u64
+        let level = self.level.clamp(0.0, f64::from(MAX_LEVEL));
+        let nodes = if level >= TOP_LEVEL {
+            TOP_NODES * (TOP_DOUBLINGS_PER_LEVEL * (level - TOP_LEVEL)).exp2()
+        } else {
+            FULL_NODES * (-NODES_PER_LEVEL * (f64::from(MAX_LEVEL) - level)).exp2()
+        };
+        nodes.round() as u64
+    }
+
+    /// The lines searched (at least): [`MULTIPV`] to choose among, or one from
+    /// [`TOP_LEVEL`] up, where the node limit alone weakens the play.
+    pub fn lines(&self) -> usize {
+        if self.level >= TOP_LEVEL {
+            1
+        } else {
+            MULTIPV
+        }
     }
 
     /// The random term's range in centipawns.
@@ -188,9 +221,21 @@ mod tests {
         assert_eq!(Skill::from_options(false, 1500, 20, 1), None);
         assert!(Skill::from_options(true, 1500, 20, 1).is_some());
         let l0 = Skill::from_level(0, 1).unwrap();
+        let l18 = Skill::from_level(18, 1).unwrap();
         let l19 = Skill::from_level(19, 1).unwrap();
-        assert_eq!((l0.nodes(), l0.spread()), (1172, 200));
-        assert_eq!((l19.nodes(), l19.spread()), (227_357, 10));
+        assert_eq!((l0.nodes(), l0.spread(), l0.lines()), (1172, 200, MULTIPV));
+        assert_eq!(
+            (l18.nodes(), l18.spread(), l18.lines()),
+            (172_305, 20, MULTIPV)
+        );
+        assert_eq!((l19.nodes(), l19.spread(), l19.lines()), (160_000, 10, 1));
+        // Above the top regime's start the nodes double every third of a level.
+        let top = Skill {
+            level: 19.5,
+            seed: 1,
+        };
+        assert_eq!(top.nodes(), (160_000.0 * 1.5f64.exp2()).round() as u64);
+        assert_eq!(top.lines(), 1);
     }
 
     #[test]

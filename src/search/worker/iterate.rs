@@ -21,10 +21,11 @@ impl<E: Engine> Worker<'_, E> {
         let limits = self.shared.limits;
         let skill = self.shared.settings.skill;
         // A strength limit chooses among several lines.
-        let wanted = self.shared.settings.multipv.max(match skill {
-            Some(_) => crate::search::skill::MULTIPV,
-            None => 1,
-        });
+        let wanted = self
+            .shared
+            .settings
+            .multipv
+            .max(skill.map_or(1, |s| s.lines()));
         let multipv = wanted.clamp(1, self.root_moves.len());
         // `go mate N` alone searches a little past the mate's length, not forever.
         let mate_depth = limits.mate.map(|n| 4 * n + 4);
@@ -202,9 +203,9 @@ impl<E: Engine> Worker<'_, E> {
     /// (Thor's Hammer), widening on each fail.
     fn aspiration(&mut self, depth: i32, report: &(dyn Fn(Event) + Sync)) {
         let prev = self.root_moves[self.pv_idx].prev_score;
-        let mut delta = ASPIRATION_DELTA;
+        let mut delta = self.params.aspiration_delta;
         let (mut alpha, mut beta) = if self.features.aspiration
-            && depth >= ASPIRATION_MIN_DEPTH
+            && depth >= self.params.aspiration_min_depth
             && prev.abs() < MATE_IN_MAX
         {
             ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))

@@ -90,7 +90,7 @@ impl<E: Engine> Worker<'_, E> {
             Bound::Upper => best_score < evals.corrected,
             _ => true,
         };
-        if self.features.correction
+        if self.features.corr_history
             && informative
             && best_score.abs() < MATE_IN_MAX
             && (best_move.is_null() || !is_noisy(&self.board, best_move))

@@ -140,7 +140,7 @@ impl<E: Engine> Worker<'_, E> {
         // searched before, so spend less on it now.
         if self.features.iir
             && !root
-            && depth >= IIR_MIN_DEPTH
+            && depth >= self.params.iir_min_depth
             && tt_move.is_null()
             && (PV || cut_node)
         {
@@ -239,12 +239,12 @@ impl<E: Engine> Worker<'_, E> {
             // explode. The singular search may instead show a cut (multi-cut).
             let mut extension = 0;
             let ext_budget = self.stack[ply + OFF].extensions
-                < EXTENSION_BUDGET_PER_DEPTH * self.root_depth.max(1);
+                < self.params.extension_budget_per_depth * self.root_depth.max(1);
             if !root && ext_budget {
                 let singular = self.features.singular
                     && m == tt_move
                     && excluded.is_null()
-                    && Self::singular_applies(tt_hit, depth);
+                    && self.singular_applies(tt_hit, depth);
                 extension = if singular {
                     match self.singular(tt_hit, m, beta, depth, ply, cut_node) {
                         Singular::Cut(v) => return v,
@@ -294,7 +294,7 @@ impl<E: Engine> Worker<'_, E> {
                 }
                 if !noisy {
                     if self.features.history {
-                        r -= hist / LMR_HISTORY_DIVISOR;
+                        r -= hist / self.params.lmr_history_divisor;
                     }
                     if m == killers[0] || m == killers[1] || m == counter {
                         r -= 1;
@@ -456,8 +456,8 @@ impl<E: Engine> Worker<'_, E> {
         let (static_eval, eval) = (evals.corrected, evals.best);
         // Step 6. Razoring: far below alpha, see whether captures alone can help.
         if f.razoring
-            && depth <= RAZOR_DEPTH
-            && eval + RAZOR_BASE + RAZOR_DEPTH_SQ * depth * depth <= alpha
+            && depth <= self.params.razor_depth
+            && eval + self.params.razor_base + self.params.razor_depth_sq * depth * depth <= alpha
         {
             let v = self.qsearch::<false>(alpha - 1, alpha, ply, false);
             if v < alpha {
@@ -467,9 +467,9 @@ impl<E: Engine> Worker<'_, E> {
         // Step 7. Reverse futility pruning: so far above beta that a quiet move
         // cannot lose it all.
         if f.rfp
-            && depth <= RFP_DEPTH
+            && depth <= self.params.rfp_depth
             && eval < MATE_IN_MAX
-            && eval - RFP_MARGIN * (depth - improving as i32) >= beta
+            && eval - self.params.rfp_margin * (depth - improving as i32) >= beta
         {
             return Some((eval + beta) / 2);
         }
@@ -478,7 +478,7 @@ impl<E: Engine> Worker<'_, E> {
         // likely a cut. Never without pieces (zugzwang), never twice.
         if f.null_move
             && cut_node
-            && depth >= NMP_MIN_DEPTH
+            && depth >= self.params.nmp_min_depth
             && eval >= beta
             && static_eval >= beta
             && ply >= self.nmp_min_ply
@@ -486,9 +486,9 @@ impl<E: Engine> Worker<'_, E> {
             && beta > -MATE_IN_MAX
             && self.non_pawn_material(self.board.side_to_move())
         {
-            let r = (NMP_BASE
-                + depth / NMP_DEPTH_DIVISOR
-                + ((eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_MAX))
+            let r = (self.params.nmp_base
+                + depth / self.params.nmp_depth_divisor
+                + ((eval - beta) / self.params.nmp_eval_divisor).min(self.params.nmp_eval_max))
             .min(depth);
             let v = self.null_move(beta, depth - r, ply, cut_node);
             if self.stopped {
@@ -496,7 +496,7 @@ impl<E: Engine> Worker<'_, E> {
             }
             if v >= beta {
                 let v = if v >= MATE_IN_MAX { beta } else { v };
-                if depth < NMP_VERIFY_DEPTH || self.nmp_min_ply != 0 {
+                if depth < self.params.nmp_verify_depth || self.nmp_min_ply != 0 {
                     return Some(v);
                 }
                 // Verification at high depth: search this node again without the
@@ -556,42 +556,44 @@ impl<E: Engine> Worker<'_, E> {
             // Quiet checks still get searched: skipping the whole quiet stage lost
             // a mate in two behind a queen sacrifice (tests/search.rs,
             // finds_mates_in_two_and_three).
-            let lmp_limit = (LMP_BASE + depth * depth) / (2 - improving as i32);
-            if f.lmp && depth <= LMP_DEPTH && move_count as i32 >= lmp_limit {
+            let lmp_limit = (self.params.lmp_base + depth * depth) / (2 - improving as i32);
+            if f.lmp && depth <= self.params.lmp_depth && move_count as i32 >= lmp_limit {
                 return true;
             }
             // Futility pruning: the static eval plus a margin cannot reach alpha.
             if f.futility
                 && !in_check
-                && lmr_depth <= FUTILITY_DEPTH
+                && lmr_depth <= self.params.futility_depth
                 && static_eval
-                    + FUTILITY_BASE
-                    + FUTILITY_PER_DEPTH * lmr_depth
-                    + hist / FUTILITY_HISTORY_DIVISOR
+                    + self.params.futility_base
+                    + self.params.futility_per_depth * lmr_depth
+                    + hist / self.params.futility_history_divisor
                     <= alpha
             {
                 return true;
             }
             // SEE pruning of quiets that hang material.
             f.see_pruning
-                && lmr_depth <= SEE_QUIET_DEPTH
+                && lmr_depth <= self.params.see_quiet_depth
                 && !self
                     .board
-                    .see_ge(m, -SEE_QUIET_MARGIN * lmr_depth * lmr_depth)
+                    .see_ge(m, -self.params.see_quiet_margin * lmr_depth * lmr_depth)
         } else {
             // SEE pruning of captures that lose too much.
             f.see_pruning
-                && depth <= SEE_CAPTURE_DEPTH
+                && depth <= self.params.see_capture_depth
                 && !gives_check
-                && !self.board.see_ge(m, -SEE_CAPTURE_MARGIN * depth)
+                && !self
+                    .board
+                    .see_ge(m, -self.params.see_capture_margin * depth)
         }
     }
 
     /// Whether the hash entry allows a singular search of its move at `depth`.
-    fn singular_applies(tt_hit: Option<TtHit>, depth: i32) -> bool {
-        depth >= SINGULAR_MIN_DEPTH
+    fn singular_applies(&self, tt_hit: Option<TtHit>, depth: i32) -> bool {
+        depth >= self.params.singular_min_depth
             && tt_hit.is_some_and(|h| {
-                h.depth >= depth - SINGULAR_TT_DEPTH_SLACK
+                h.depth >= depth - self.params.singular_tt_depth_slack
                     && matches!(h.bound, Bound::Lower | Bound::Exact)
                     && h.score.abs() < MATE_IN_MAX
             })
@@ -613,7 +615,7 @@ impl<E: Engine> Worker<'_, E> {
         cut_node: bool,
     ) -> Singular {
         let tt_score = tt_hit.map_or(0, |h| h.score);
-        let s_beta = tt_score - SINGULAR_MARGIN_PER_DEPTH * depth;
+        let s_beta = tt_score - self.params.singular_margin_per_depth * depth;
         self.stack[ply + OFF].excluded = m;
         let v = self.search::<false>(s_beta - 1, s_beta, (depth - 1) / 2, ply, cut_node);
         self.stack[ply + OFF].excluded = Move::NULL;

@@ -26,7 +26,7 @@ mod report;
 mod root;
 
 use super::history::PieceTo;
-use super::params::{LMR_BASE, LMR_DIVISOR};
+use super::params::{LmrTable, Params};
 use super::score::*;
 use super::tt::TtHit;
 use super::{Event, Features, Shared, ThreadData};
@@ -42,46 +42,6 @@ pub const STACK_SIZE: usize = 64 << 20;
 
 /// Frames kept below ply 0, so `ply - 2` and the like need no bounds tests.
 const OFF: usize = 4;
-
-/// Late-move reductions by depth and move number (see [`LMR_BASE`]), computed by
-/// the compiler.
-static LMR: [[u8; 64]; 64] = lmr_table();
-
-const fn ln(x: f64) -> f64 {
-    // x = m * 2^k with m in [1, 2); ln m = 2 atanh((m - 1) / (m + 1)).
-    let mut m = x;
-    let mut k = 0.0;
-    while m >= 2.0 {
-        m /= 2.0;
-        k += 1.0;
-    }
-    let y = (m - 1.0) / (m + 1.0);
-    let y2 = y * y;
-    let mut term = y;
-    let mut sum = 0.0;
-    let mut n = 1.0;
-    while n < 40.0 {
-        sum += term / n;
-        term *= y2;
-        n += 2.0;
-    }
-    k * std::f64::consts::LN_2 + 2.0 * sum
-}
-
-const fn lmr_table() -> [[u8; 64]; 64] {
-    let mut t = [[0u8; 64]; 64];
-    let mut d = 1;
-    while d < 64 {
-        let mut m = 1;
-        while m < 64 {
-            let r = LMR_BASE + ln(d as f64) * ln(m as f64) / LMR_DIVISOR;
-            t[d][m] = r as u8;
-            m += 1;
-        }
-        d += 1;
-    }
-    t
-}
 
 /// What the search keeps per ply.
 #[derive(Clone, Copy)]
@@ -142,6 +102,11 @@ pub(crate) struct Worker<'a, E: Engine> {
     shared: &'a Shared<'a>,
     data: &'a mut ThreadData,
     features: Features,
+    /// The search parameters' values, copied here from the settings so the
+    /// hot reads need no pointer chase.
+    params: Params,
+    /// Late-move reductions by depth and move number (from `params`).
+    lmr: &'a LmrTable,
     /// Keys of the positions before the current one: game history, then the tree.
     keys: Vec<u64>,
     stack: Vec<Frame>,
@@ -197,6 +162,8 @@ impl<'a, E: Engine> Worker<'a, E> {
             shared,
             data,
             features: shared.settings.features,
+            params: *shared.settings.tuning.values(),
+            lmr: shared.settings.tuning.lmr(),
             keys,
             stack: vec![Frame::default(); MAX_PLY + OFF + 4],
             pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1],
@@ -333,7 +300,7 @@ impl<'a, E: Engine> Worker<'a, E> {
     /// side to move and pawn structure added, kept clear of the mate scores.
     #[inline(always)]
     fn corrected(&self, raw: i32) -> i32 {
-        if !self.features.correction {
+        if !self.features.corr_history {
             return raw;
         }
         let side = self.board.side_to_move();
@@ -348,7 +315,7 @@ impl<'a, E: Engine> Worker<'a, E> {
 
     #[inline(always)]
     fn reduction(&self, depth: i32, move_count: usize) -> i32 {
-        LMR[depth.clamp(0, 63) as usize][move_count.min(63)] as i32
+        self.lmr[depth.clamp(0, 63) as usize][move_count.min(63)] as i32
     }
 
     fn update_pv(&mut self, ply: usize, m: Move) {

@@ -93,7 +93,7 @@ impl<E: Engine> Worker<'_, E> {
         let futility_base = if in_check {
             -INFINITE
         } else {
-            evals.corrected + DELTA_MARGIN
+            evals.corrected + self.params.delta_margin
         };
         let mut check_info = None;
         loop {

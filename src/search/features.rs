@@ -1,0 +1,120 @@
+//! Switches for the search's selective features and the evaluation's term
+//! groups, so each can be measured against the same build with it off
+//! (`setoption name Feature_<name> value false`, `Eval_<group>`). Each switch
+//! covers one heuristic, named as the search's comments name it, and is
+//! declared once below: its field, its option name and its default.
+
+use crate::eval::Terms;
+
+/// One search switch: its option name (after `Feature_`) and its field.
+pub struct Switch {
+    pub name: &'static str,
+    pub field: fn(&mut Features) -> &mut bool,
+}
+
+/// Declares [`Features`], its `Default` and [`Features::SWITCHES`] from one
+/// list, so a switch is written once.
+macro_rules! search_switches {
+    ($(
+        $(#[doc = $doc:literal])*
+        $field:ident: $name:literal = $default:literal;
+    )+) => {
+        /// Which of the search's selective features run, and the evaluation's
+        /// term groups.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub struct Features {
+            $( $(#[doc = $doc])* pub $field: bool, )+
+            /// The evaluation's term groups.
+            pub terms: Terms,
+        }
+
+        impl Default for Features {
+            fn default() -> Features {
+                Features { $( $field: $default, )+ terms: Terms::DEFAULT }
+            }
+        }
+
+        impl Features {
+            /// Every search switch, in declaration order (the term groups are
+            /// listed by [`Term::SWITCHABLE`](crate::eval::Term::SWITCHABLE)).
+            pub const SWITCHES: &'static [Switch] = &[
+                $( Switch { name: $name, field: |f| &mut f.$field }, )+
+            ];
+        }
+    };
+}
+
+search_switches! {
+    null_move: "NullMove" = true;
+    lmr: "LMR" = true;
+    /// Futility pruning of quiet moves in the main search.
+    futility: "Futility" = true;
+    rfp: "RFP" = true;
+    lmp: "LMP" = true;
+    /// SEE pruning of quiet moves and captures in the main search.
+    see_pruning: "SEEPruning" = true;
+    /// The singular search of the hash move, and its extension. Off, neither
+    /// multi-cut nor the negative extension can happen (both read its result).
+    singular: "Singular" = true;
+    /// Multi-cut: the singular search shows another move beating beta too.
+    multi_cut: "MultiCut" = true;
+    /// The hash move reduced by a ply when not singular but above beta.
+    negative_extension: "NegativeExtension" = true;
+    iir: "IIR" = true;
+    /// Razoring. Off by default: turned off together with `reduce_captures`,
+    /// Win At Chess at 1 s rose from 282 to 291 with the net, and the games
+    /// gained +12.7 ± 11.1 Elo at 2s+0.02s over 1,786 (docs/strength.md).
+    razoring: "Razoring" = false;
+    aspiration: "Aspiration" = true;
+    /// The quiet history's part in the late-move reduction.
+    history: "History" = true;
+    /// Late-move reductions of captures and promotions at non-PV nodes (off:
+    /// only quiet moves are reduced, as in Ethereal; see `razoring`).
+    reduce_captures: "ReduceCaptures" = false;
+    check_extension: "CheckExtension" = true;
+    /// The only legal move in check, extended (OliThink).
+    single_reply: "SingleReply" = true;
+    /// A pawn reaching the seventh rank, extended (OliThink, Thor's Hammer).
+    seventh_rank: "SeventhRank" = true;
+    /// A recapture on a PV node, extended (Thor's Hammer).
+    recapture: "Recapture" = true;
+    /// Delta pruning of captures in quiescence (Gk).
+    delta_pruning: "DeltaPruning" = true;
+    /// SEE pruning of losing captures in quiescence.
+    qsearch_see: "QSearchSEE" = true;
+    /// Quiet checks in quiescence's first ply (off: lost about 28 Elo in its row
+    /// at 2s+0.02s, while solving three more Win At Chess positions at a fixed
+    /// 1.6 M nodes; docs/strength.md).
+    qsearch_checks: "QSearchChecks" = false;
+    /// Killers and the countermove, searched right after the winning captures.
+    refutations: "Refutations" = true;
+    /// The continuation histories (1 and 2 plies back) in the order of quiet moves.
+    cont_history: "ContHistory" = true;
+    /// The static evaluation corrected by what searches found for its pawn structure.
+    corr_history: "CorrHistory" = true;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_switch_reaches_its_own_field() {
+        for (i, s) in Features::SWITCHES.iter().enumerate() {
+            let mut f = Features::default();
+            let was = *(s.field)(&mut f);
+            *(s.field)(&mut f) = !was;
+            // Exactly this switch changed.
+            for (j, t) in Features::SWITCHES.iter().enumerate() {
+                let mut d = Features::default();
+                assert_eq!(
+                    *(t.field)(&mut f) != *(t.field)(&mut d),
+                    i == j,
+                    "{} {}",
+                    s.name,
+                    t.name
+                );
+            }
+        }
+    }
+}
