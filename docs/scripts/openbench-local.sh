@@ -288,9 +288,17 @@ elif [ -n "$BASE" ]; then
   BASE_SHA=$(resolve "$BASE")
   BASE_NAME=$(git -C "$REPO" rev-parse --short "$BASE_SHA")
 else
-  BASE_SHA=$(throwaway_commit "$DEV_SHA" src/search/mod.rs "
+  # The switches are declared once in src/search/features.rs (`field: "Name" = true;`), or,
+  # before a5b6725, by Features::switches and Default for Features in src/search/mod.rs.
+  switch_file=src/search/mod.rs
+  git -C "$REPO" cat-file -e "$DEV_SHA:src/search/features.rs" 2>/dev/null && switch_file=src/search/features.rs
+  BASE_SHA=$(throwaway_commit "$DEV_SHA" "$switch_file" "
 import re, sys
 src = sys.stdin.read()
+new, n = re.subn(r'(\b\w+:\s*\"$SWITCH\"\s*=\s*)true;', r'\1false;', src)
+if n == 1:
+    sys.stdout.write(new); sys.exit(0)
+if re.search(r'\"$SWITCH\"\s*=\s*false;', src): sys.exit('Feature_$SWITCH is not on by default')
 m = re.search(r'\(\"$SWITCH\",\s*&mut self\.(\w+)\)', src)
 if not m: sys.exit('no switch named $SWITCH in Features::switches')
 start = src.index('impl Default for Features')
