@@ -538,7 +538,8 @@ read -r BASE_NPS BASE_BENCH <<<"$result"
   echo "OpenBench's own client code (Client/bench.py run_benchmark: parse_stream_output on each"
   echo "bench's output, then one node count required of all the concurrent benches)"
   echo "dev  $DEV_BIN: $BENCH_CHECK concurrent benches agreed on $DEV_BENCH nodes, mean $DEV_CHECK_NPS nps"
-  echo "${BASE_BIN:+base }${BASE_BIN:-dev  }${BASE_BIN:-$DEV_BIN}: $THREADS concurrent benches agreed on $BASE_BENCH nodes, mean $BASE_NPS nps"
+  if [ -n "$BASE_BIN" ]; then label="base $BASE_BIN"; else label="dev  $DEV_BIN"; fi
+  echo "$label: $THREADS concurrent benches agreed on $BASE_BENCH nodes, mean $BASE_NPS nps"
   echo "parse_stream_output on the dev engine's bench output, once more: $(cd "$CLIENT" && "$PY" -c '
 import subprocess, sys, bench
 print(bench.parse_stream_output(subprocess.run(["./Engines/" + sys.argv[1], "bench"], capture_output=True).stdout))
