@@ -157,7 +157,7 @@ case $SPRT in yes|no) ;; *) die "--sprt takes yes or no" ;; esac
 # ---------------------------------------------------------------------------------------
 # Tools, and a work directory that cannot collide with the client's pkill patterns
 # ---------------------------------------------------------------------------------------
-for tool in python3 git make cargo g++ pkill pgrep tar xz timeout sha256sum; do
+for tool in python3 git make cargo g++ pkill pgrep tar xz timeout sha256sum flock setsid; do
   command -v "$tool" >/dev/null || die "$tool not found on PATH"
 done
 [ -f "$VENDOR" ] || die "OpenBench archive not found: $VENDOR (set BROKKR_SHARED to the shared/ folder)"
