@@ -603,7 +603,7 @@ EOF
   SPSA_ID=$(jget "$SPSA_ID" id)
   if [ "$SPSA_BIN" = "$DEV_BIN" ] || [ "$SPSA_BIN" = "$BASE_BIN" ]; then built="built above"; else built="the worker builds it itself"; fi
   say "SPSA: $SERVER/tune/$SPSA_ID/ ($ITERATIONS iterations of $SPSA_PAIRS pairs, $SPSA_TC; engine $SPSA_BIN, $built)"
-  say "SPSA input:"; printf '    %s\n' "$SPSA_INPUTS" >&2
+  say "SPSA input:"; printf '%s\n' "$SPSA_INPUTS" | sed 's/^/    /' >&2
 fi
 
 [ -n "$SPRT_ID" ] || [ -n "$SPSA_ID" ] || die "no workload to run"
