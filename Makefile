@@ -12,7 +12,8 @@
 # is no -C target-cpu=native here.
 
 CARGO    ?= cargo
-BUILT    := target/release/brokkr
+# Where cargo leaves the engine (CARGO_TARGET_DIR moves it).
+BUILT    := $(or $(CARGO_TARGET_DIR),target)/release/brokkr
 EXE      ?= $(BUILT)
 EVALFILE ?=
 TUNE     ?=
