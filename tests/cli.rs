@@ -185,7 +185,7 @@ fn a_full_disk_is_an_error_not_a_panic() {
         &["perft", "3"][..],
         &["perft", "2", "--divide"],
         &["tables", "--list"],
-        &["paths", "--json"],
+        &["paths", "--json", "--time", "0.5"],
         &["--version"],
         &["help", "perft"],
     ] {
