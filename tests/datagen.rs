@@ -154,6 +154,84 @@ fn resuming_adds_only_the_missing_games_and_drops_an_unfinished_one() {
     assert_eq!(games(&torn)[&1], resumed[&1]);
 }
 
+/// Killed while writing a game's own `# game N` line (text), or between a game's
+/// records and its index line with half a record written (marlinformat): the
+/// command drops that game, plays it again, and ends with the file a run that
+/// was never killed writes.
+#[test]
+fn resuming_after_a_torn_game_line_and_a_killed_marlin_run() {
+    let dir = TempDir::new("datagen-torn");
+    // Text: three games, then the third's `# game 3` line torn in half.
+    let fresh = dir.join("fresh.txt");
+    datagen(&fresh, 3, 1, &[]);
+    let whole = std::fs::read_to_string(&fresh).unwrap();
+    let mark = whole.rfind("# game 3:").expect("the third game's line");
+    let killed = dir.join("killed.txt");
+    std::fs::write(&killed, &whole[..mark + 12]).unwrap();
+    let o = datagen(&killed, 3, 1, &[]);
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("dropped the end of an unfinished game"),
+        "{err}"
+    );
+    assert!(
+        text(&o.stdout).starts_with("datagen: played 1 game "),
+        "{}",
+        text(&o.stdout)
+    );
+    assert_eq!(std::fs::read_to_string(&killed).unwrap(), whole);
+
+    // Marlinformat: two games whole, then the third's records with half a record
+    // more, and its index line missing.
+    let fresh = dir.join("fresh.bin");
+    let marlin = ["--format", "marlin"];
+    datagen(&fresh, 3, 1, &marlin);
+    let records = std::fs::read(&fresh).unwrap();
+    let index = std::fs::read_to_string(format!("{}.games", s(&fresh))).unwrap();
+    let kept = |line: &str| -> usize {
+        let n = line.rsplit(", ").next().unwrap().split(' ').next().unwrap();
+        n.parse().unwrap()
+    };
+    let lines: Vec<&str> = index.lines().collect();
+    assert_eq!(lines.len(), 4, "a header and three games: {index}");
+    let first_two: usize = lines[1..3].iter().map(|l| kept(l)).sum();
+    assert!(
+        kept(lines[3]) > 0,
+        "the third game keeps positions: {index}"
+    );
+    let killed = dir.join("killed.bin");
+    let mut torn = records.clone();
+    torn.extend_from_slice(&records[..16]);
+    std::fs::write(&killed, &torn).unwrap();
+    std::fs::write(
+        format!("{}.games", s(&killed)),
+        lines[..3]
+            .iter()
+            .map(|l| format!("{l}\n"))
+            .collect::<String>(),
+    )
+    .unwrap();
+    assert!(
+        torn.len() > 32 * first_two,
+        "the third game's records are there"
+    );
+    let o = datagen(&killed, 3, 1, &marlin);
+    assert!(
+        text(&o.stdout).starts_with("datagen: played 1 game "),
+        "{}",
+        text(&o.stdout)
+    );
+    assert_eq!(
+        std::fs::read(&killed).unwrap(),
+        records,
+        "the records a whole run writes"
+    );
+    assert_eq!(
+        std::fs::read_to_string(format!("{}.games", s(&killed))).unwrap(),
+        index
+    );
+}
+
 /// A game that keeps no position (here the side to move is in check, takes
 /// the queen, and the bare kings draw at once) is still a finished game: a run
 /// after it resumes the file, in both formats, and keeps it counted.

@@ -45,7 +45,7 @@ fn random_net(seed: u64, hidden: usize, buckets: usize) -> NetFile {
 /// Every path's evaluation of `board` from scratch.
 fn every_path(net: &Network, board: &Board<Magic>) -> Vec<(VectorPath, i32)> {
     let mut out = Vec::new();
-    for p in VectorPath::runnable() {
+    for p in common::vector_paths() {
         let e = brokkr::with_vector!(p, V => evaluate_fresh(V::detect().unwrap(), net, board));
         out.push((p, e));
     }
@@ -98,6 +98,84 @@ fn check_game<V: Vector>(v: V, net: &Network, seed: u64, plies: usize) -> Result
     Ok(())
 }
 
+/// Walk a random tree as the search does, with a stack per path: moves and null
+/// moves pushed several plies deep without evaluating (so the next evaluation
+/// catches up over all of them), moves taken back (pop), and siblings pushed where
+/// a popped entry was (whose old accumulator must not be reused). At each
+/// evaluation the incremental result must equal a refresh. This runs in release,
+/// where the search's own `debug_assert` against a refresh is compiled out.
+fn check_tree<V: Vector>(v: V, net: &Network, seed: u64, steps: usize) -> Result<usize, String> {
+    const DEPTH: usize = 12;
+    let mut board = common::start::<Magic>(seed as usize);
+    let mut stack = Stack::new(DEPTH + 2);
+    stack.reset(net, &board);
+    let mut path: Vec<Board<Magic>> = Vec::new();
+    let mut rng = Rng::new(seed ^ 0x5eed);
+    let (mut evaluations, mut pops) = (0, 0);
+    let h = net.hidden();
+    for step in 0..steps {
+        let moves = board.legal_moves::<PortableBits>();
+        let go_down = path.len() < DEPTH && !moves.is_empty() && rng.below(3) != 0;
+        if go_down {
+            path.push(board);
+            if rng.below(8) == 0 && !board.in_check() {
+                stack.push(Delta::NONE);
+                board.make_null::<PortableBits>();
+            } else {
+                let m = moves.as_slice()[rng.below(moves.len())];
+                stack.push(Delta::of_move(&board, m));
+                board.make::<PortableBits>(m);
+            }
+        } else if let Some(parent) = path.pop() {
+            stack.pop();
+            board = parent;
+            pops += 1;
+        }
+        // Evaluate now and then only, so that catch-up spans several plies.
+        if rng.below(4) == 0 {
+            evaluations += 1;
+            let incremental = stack.evaluate(v, net, &board);
+            let fresh = evaluate_fresh(Portable, net, &board);
+            let acc = stack.accumulator(v, net).clone();
+            let mut refreshed = acc.clone();
+            refreshed.refresh(net, &board);
+            let same = Color::BOTH
+                .iter()
+                .all(|&c| acc.side(c, h) == refreshed.side(c, h));
+            if incremental != fresh || !same {
+                return Err(format!(
+                    "{}: step {step} of tree {seed} at depth {}: incremental {incremental}, \
+                     refresh {fresh}, accumulators equal: {same} ({})",
+                    V::PATH,
+                    path.len(),
+                    board.to_fen()
+                ));
+            }
+        }
+    }
+    assert!(
+        pops > steps / 4 && evaluations > steps / 8,
+        "the walk went up and down"
+    );
+    Ok(evaluations)
+}
+
+#[test]
+fn lazy_accumulators_match_a_refresh_through_pushes_and_pops() {
+    let net = Network::from_file(random_net(11, 64, 4), "random");
+    for p in common::vector_paths() {
+        let mut checked = 0;
+        for seed in 0..16 {
+            checked +=
+                brokkr::with_vector!(p, V => check_tree(V::detect().unwrap(), &net, seed, 600))
+                    .unwrap();
+        }
+        common::tell(&format!(
+            "nnue: {p}: {checked} evaluations after pushes and pops matched a refresh"
+        ));
+    }
+}
+
 #[test]
 fn every_path_gives_the_same_evaluation() {
     let mut paths_seen = 0;
@@ -127,7 +205,7 @@ fn every_path_gives_the_same_evaluation() {
 #[test]
 fn incremental_accumulators_match_a_refresh_on_every_path() {
     let net = Network::from_file(random_net(7, 128, 8), "random");
-    for p in VectorPath::runnable() {
+    for p in common::vector_paths() {
         for seed in 0..12 {
             let r = brokkr::with_vector!(p, V => check_game(V::detect().unwrap(), &net, seed, 120));
             r.unwrap();
@@ -151,7 +229,7 @@ fn every_path_updates_like_the_portable_path_for_every_row_count() {
                 let sub: Vec<&[i16]> = rows[2..2 + ns].iter().map(Vec::as_slice).collect();
                 let mut want = vec![0; n];
                 Portable.update(&mut want, &src, &add, &sub);
-                for p in VectorPath::runnable() {
+                for p in common::vector_paths() {
                     let mut got = vec![0; n];
                     brokkr::with_vector!(p, V => V::detect().unwrap().update(&mut got, &src, &add, &sub));
                     assert!(got == want, "{p}: {na} added, {ns} removed, {n} wide");
@@ -166,7 +244,7 @@ fn every_path_updates_like_the_portable_path_for_every_row_count() {
 fn quickcheck_random_games_agree_on_every_path() {
     fn prop(seed: u64) -> TestResult {
         let net = Network::from_file(random_net(11, 64, 8), "random");
-        for p in VectorPath::runnable() {
+        for p in common::vector_paths() {
             let r = brokkr::with_vector!(p, V => check_game(V::detect().unwrap(), &net, seed, 80));
             if let Err(e) = r {
                 return TestResult::error(e);
@@ -337,7 +415,7 @@ fn bench_runs_the_net_on_every_path_with_one_node_count() {
     let dir = common::TempDir::new("nnue-bench");
     let path = write_net(&dir, "random.nnue", &random_net(9, 64, 8));
     let mut counts = Vec::new();
-    for p in VectorPath::runnable() {
+    for p in common::vector_paths() {
         let out = common::brokkr_ok(&["bench", "4", "--net", &path, "--simd", p.name()]);
         let nodes = out
             .lines()
@@ -463,6 +541,62 @@ fn damaged_files_are_refused_with_the_reason() {
     let mut b = bytes;
     b[8] = 3;
     assert!(err(&b).contains("version"));
+}
+
+/// Every guard on the header refuses its bad value with a message naming it: the
+/// shape (hidden 0, not a multiple of 32, over the maximum; buckets 0 or over
+/// the maximum), the activation, the quantisation and the output scale.
+#[test]
+fn every_header_guard_refuses_its_value() {
+    use brokkr::codegen::net::{MAX_BUCKETS, MAX_HIDDEN};
+    let bytes = tiny_net().to_bytes();
+    // The header's fields, after the 8-byte magic: version, inputs, hidden,
+    // buckets, activation, QA, QB, scale (u32, little-endian).
+    let field = |name: &str| {
+        8 + 4 * [
+            "version",
+            "inputs",
+            "hidden",
+            "buckets",
+            "activation",
+            "qa",
+            "qb",
+            "scale",
+        ]
+        .iter()
+        .position(|&n| n == name)
+        .unwrap()
+    };
+    let read = |name: &str| {
+        let at = field(name);
+        u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap())
+    };
+    let (qa, qb) = (read("qa"), read("qb"));
+    let cases: &[(&str, u32, &str)] = &[
+        ("hidden", 0, "hidden layer of 0"),
+        ("hidden", (MAX_HIDDEN + 32) as u32, "hidden layer of"),
+        ("buckets", 0, "0 output buckets"),
+        (
+            "buckets",
+            (MAX_BUCKETS + 1) as u32,
+            "output buckets: must be 1 to",
+        ),
+        ("activation", 0, "activation 0"),
+        ("activation", 2, "activation 2"),
+        ("qa", qa + 1, "quantisation"),
+        ("qb", qb * 2, "quantisation"),
+        ("scale", 0, "output scale 0"),
+        ("scale", 10_001, "output scale 10001"),
+    ];
+    // The untouched file reads.
+    assert!(NetFile::parse(&bytes).is_ok());
+    for &(name, value, message) in cases {
+        let mut b = bytes.clone();
+        let at = field(name);
+        b[at..at + 4].copy_from_slice(&value.to_le_bytes());
+        let err = NetFile::parse(&b).expect_err(name);
+        assert!(err.contains(message), "{name} = {value}: {err}");
+    }
 }
 
 // ---------------------------------------------------------------------------

@@ -75,7 +75,7 @@ fn tricky_suite_on_every_path_and_backend() {
 fn tricky_suite_on_every_kogge_stone_fill_path() {
     let entries = suite("tricky.perft");
     let mut runs = 0;
-    for path in FillPath::ALL.into_iter().filter(|p| p.available()) {
+    for path in common::fill_paths() {
         let checked = match path {
             FillPath::Scalar => {
                 check::<Portable, KoggeStoneOn<{ FillPath::Scalar as u8 }>>(&entries, 4, u64::MAX)

@@ -405,7 +405,7 @@ fn every_backend_is_listed_once() {
 /// the set-wise fill of the pieces on some of its squares against the union of
 /// their magic attacks.
 fn kogge_paths_match(a: u64, b: u64, c: u64) -> TestResult {
-    let states: Vec<_> = FillPath::ALL
+    let states: Vec<_> = common::fill_paths()
         .into_iter()
         .filter_map(KoggeStoneState::on)
         .collect();

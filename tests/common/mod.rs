@@ -397,6 +397,71 @@ pub fn cpu() -> &'static Cpu {
     CPU.get_or_init(Cpu::detect)
 }
 
+/// The CPU flags the kernel reports (`/proc/cpuinfo`'s `flags` line): a view of
+/// the CPU independent of brokkr's own detection. `None` where there is none.
+pub fn kernel_cpu_flags() -> Option<std::collections::BTreeSet<String>> {
+    let text = std::fs::read_to_string("/proc/cpuinfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("flags"))?;
+    Some(
+        line.split_once(':')?
+            .1
+            .split_whitespace()
+            .map(str::to_string)
+            .collect(),
+    )
+}
+
+/// Whether the suite runs under CI (`CI` set and not 0 or false).
+pub fn under_ci() -> bool {
+    std::env::var("CI")
+        .map(|v| !v.is_empty() && v != "0" && !v.eq_ignore_ascii_case("false"))
+        .unwrap_or(false)
+}
+
+/// Says once per test binary which of `all` (name, the `/proc/cpuinfo` flags it
+/// needs) the loops over `what` run and which they skip, and fails under CI when
+/// a path is skipped though the kernel reports every flag it needs: then brokkr's
+/// detection missed a feature the machine has, and every "each path" test
+/// silently tested less. Paths needing no flag but not built here (the
+/// out-of-line assembly off x86-64) count as skipped, never as missed.
+pub fn report_paths(what: &'static str, all: &[(&str, &[&str])], ran: &[&str]) {
+    static TOLD: Mutex<Vec<&'static str>> = Mutex::new(Vec::new());
+    let flags = kernel_cpu_flags();
+    let missed: Vec<&str> = all
+        .iter()
+        .filter(|(name, needs)| {
+            !ran.contains(name)
+                && !needs.is_empty()
+                && flags
+                    .as_ref()
+                    .is_some_and(|f| needs.iter().all(|n| f.contains(*n)))
+        })
+        .map(|(name, _)| *name)
+        .collect();
+    let mut told = TOLD.lock().unwrap_or_else(|e| e.into_inner());
+    if !told.contains(&what) {
+        told.push(what);
+        let skipped: Vec<&str> = all
+            .iter()
+            .map(|(n, _)| *n)
+            .filter(|n| !ran.contains(n))
+            .collect();
+        tell(&format!(
+            "{what}: ran {}; skipped {}",
+            ran.join(", "),
+            if skipped.is_empty() {
+                "none".to_string()
+            } else {
+                skipped.join(", ")
+            }
+        ));
+    }
+    assert!(
+        missed.is_empty() || !under_ci(),
+        "{what}: /proc/cpuinfo shows the flags of {missed:?}, but brokkr does not run them here"
+    );
+}
+
 /// The bit paths this CPU can run (table and portable run everywhere).
 pub fn bit_paths() -> Vec<BitPath> {
     let paths: Vec<BitPath> = BitPath::ALL
@@ -405,6 +470,27 @@ pub fn bit_paths() -> Vec<BitPath> {
         .collect();
     // Losing these would make every loop over the paths vacuous.
     assert!(paths.contains(&BitPath::Table) && paths.contains(&BitPath::Portable));
+    let bmi: &[&str] = &["bmi1", "abm", "popcnt"];
+    let names: Vec<&str> = paths.iter().map(|p| p.name()).collect();
+    report_paths(
+        "bit paths",
+        &[
+            (
+                "asm",
+                if cfg!(target_arch = "x86_64") {
+                    &["lm"]
+                } else {
+                    &[]
+                },
+            ),
+            ("bmi", bmi),
+            ("table", &[]),
+            ("portable", &[]),
+            ("extern", &[]),
+            ("extern-bmi", bmi),
+        ],
+        &names,
+    );
     paths
 }
 
@@ -415,7 +501,65 @@ pub fn sliders() -> Vec<SliderKind> {
         .filter(|k| k.available(cpu()))
         .collect();
     assert!(kinds.contains(&SliderKind::Magic) && kinds.len() >= 4);
+    let names: Vec<&str> = kinds.iter().map(|k| k.name()).collect();
+    let all: Vec<(&str, &[&str])> = SliderKind::ALL
+        .iter()
+        .map(|k| {
+            (
+                k.name(),
+                if *k == SliderKind::Pext {
+                    &["bmi2"][..]
+                } else {
+                    &[]
+                },
+            )
+        })
+        .collect();
+    report_paths("slider backends", &all, &names);
     kinds
+}
+
+/// The network's vector paths this CPU runs, fastest first.
+pub fn vector_paths() -> Vec<brokkr::nnue::VectorPath> {
+    use brokkr::nnue::VectorPath;
+    let paths = VectorPath::runnable();
+    let names: Vec<&str> = paths.iter().map(|p| p.name()).collect();
+    let x86: &[&str] = if cfg!(target_arch = "x86_64") {
+        &["lm"]
+    } else {
+        &[]
+    };
+    report_paths(
+        "vector paths",
+        &[
+            ("avx512", &["avx512f", "avx512bw"]),
+            ("avx2", &["avx2"]),
+            ("sse2", x86),
+            ("portable", &[]),
+        ],
+        &names,
+    );
+    paths
+}
+
+/// The kogge-stone fill paths this CPU runs.
+pub fn fill_paths() -> Vec<brokkr::attacks::FillPath> {
+    use brokkr::attacks::FillPath;
+    let paths: Vec<FillPath> = FillPath::ALL
+        .into_iter()
+        .filter(|f| f.available())
+        .collect();
+    let names: Vec<&str> = paths.iter().map(|p| p.name()).collect();
+    report_paths(
+        "kogge-stone fill paths",
+        &[
+            ("scalar", &[]),
+            ("avx2", &["avx2"]),
+            ("avx512", &["avx2", "avx512f", "avx512vl"]),
+        ],
+        &names,
+    );
+    paths
 }
 
 /// The slider backends this CPU can run, magic left out: for the loops that

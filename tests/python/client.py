@@ -14,6 +14,7 @@ picked from python-chess's first command, as a GUI would) and it must:
 3. take options (UCI: Hash, Threads, Move Overhead, BitPath, Slider, Clear Hash;
    xboard: memory, cores and brokkr's own options) without a complaint;
 4. play a Chess960 game (python-chess sets UCI_Chess960 / `variant fischerandom`),
+   and mate by Chess960 castling (king takes rook) from two positions,
    at a fixed amount of work too;
 5. unless --no-clock: play a game at 1s+0.01s, every move legal, with the clocks
    kept here as a GUI keeps them (a clock below zero ends the game, as a GUI
@@ -171,6 +172,30 @@ def play_game(engine, board, name, checks, limit=None):
         )
 
 
+# Chess960 positions whose only mate in one is castling with the king on b1 (b8)
+# taking its rook on a1 (a8): O-O-O# puts the rook on d1 (d8) against a king boxed
+# in by its own rooks and pawns. A Chess960 game may never castle; these must.
+CASTLING_MATES = [
+    "2rkr3/2p1p3/8/8/8/8/PPP5/RK6 w A - 0 1",
+    "rk6/ppp5/8/8/8/8/2P1P3/2RKR3 b a - 0 1",
+]
+
+
+def castle_to_mate(engine, protocol, checks):
+    """The engine finds the mate by Chess960 castling, sent in its protocol's
+    Chess960 notation, which python-chess reads back as that castling move."""
+    for fen in CASTLING_MATES:
+        board = chess.Board(fen, chess960=True)
+        result = engine.play(board, fixed_limit(protocol), game=object())
+        move = result.move
+        castles = move is not None and move in board.legal_moves and board.is_castling(move)
+        mates = False
+        if castles:
+            board.push(move)
+            mates = board.is_checkmate()
+        checks.check(castles and mates, f"{protocol}: mates by Chess960 castling from {fen} (played {move})")
+
+
 def pv_is_legal(board, pv):
     b = board.copy()
     for m in pv:
@@ -279,6 +304,7 @@ def run(protocol, path, transcript, checks, clock):
         board.chess960 = True
         print(f"  chess960 start: {board.fen()}", flush=True)
         play_game(engine, board, f"{protocol} chess960 game", checks, fixed_limit(protocol))
+        castle_to_mate(engine, protocol, checks)
         if clock:
             play_game(engine, chess.Board(), f"{protocol} clock game", checks)
     finally:

@@ -226,14 +226,35 @@ pub struct State {
     pub seed: u64,
     /// The size of the training set (a resumed run must see the same data).
     pub positions: u64,
+    /// The training set's [`fingerprint`]: a resumed run must see the same
+    /// positions in the same order, not only as many. `None` in a checkpoint of
+    /// the first format, which kept the count alone.
+    pub data: Option<u64>,
 }
 
-/// The first bytes of a checkpoint file.
-const CHECKPOINT_MAGIC: &[u8; 8] = b"BRKKRTC1";
-const CHECKPOINT_HEADER: usize = 56;
+/// The first bytes of a checkpoint file, and its header's size: the current
+/// format, and the first (without the data's fingerprint), which is still read.
+const CHECKPOINT_MAGIC: &[u8; 8] = b"BRKKRTC2";
+const CHECKPOINT_HEADER: usize = 64;
+const CHECKPOINT_MAGIC_V1: &[u8; 8] = b"BRKKRTC1";
+const CHECKPOINT_HEADER_V1: usize = 56;
+
+/// A fingerprint of the training positions, in order: FNV-1a over the records'
+/// 64-bit words (a quick check that a resumed run trains on the data its
+/// checkpoint did, not a cryptographic hash).
+pub fn fingerprint(records: &[Record]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for r in records {
+        for w in r.0.chunks_exact(8) {
+            h ^= u64::from_le_bytes(w.try_into().expect("8 bytes"));
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    h
+}
 
 impl State {
-    fn new(net: Net, seed: u64, positions: usize) -> State {
+    fn new(net: Net, seed: u64, positions: usize, data: u64) -> State {
         let n = net.params.len();
         State {
             net,
@@ -243,13 +264,15 @@ impl State {
             step: 0,
             seed,
             positions: positions as u64,
+            data: Some(data),
         }
     }
 
-    /// The checkpoint file's bytes: a 56-byte header (magic `BRKKRTC1`,
-    /// hidden, buckets and epochs done as `u32`, steps, seed, positions and the
-    /// FNV-1a hash of the rest as `u64`; little-endian), then the weights and
-    /// Adam's two moments as `f32`.
+    /// The checkpoint file's bytes: a 64-byte header (magic `BRKKRTC2`;
+    /// hidden, buckets, epochs done and PSQT as `u32`; steps, seed, positions,
+    /// the FNV-1a hash of the rest and the data's [`fingerprint`] as `u64`;
+    /// little-endian), then the weights and Adam's two moments as `f32`. (The
+    /// first format, `BRKKRTC1`, had a 56-byte header without the fingerprint.)
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut body = Vec::with_capacity(12 * self.net.params.len());
         for x in self.net.params.iter().chain(&self.m).chain(&self.v) {
@@ -265,7 +288,13 @@ impl State {
         ] {
             out.extend_from_slice(&x.to_le_bytes());
         }
-        for x in [self.step, self.seed, self.positions, fnv1a(&body)] {
+        for x in [
+            self.step,
+            self.seed,
+            self.positions,
+            fnv1a(&body),
+            self.data.unwrap_or(0),
+        ] {
             out.extend_from_slice(&x.to_le_bytes());
         }
         out.extend_from_slice(&body);
@@ -274,8 +303,13 @@ impl State {
 
     /// Read a checkpoint file's bytes.
     pub fn parse(b: &[u8]) -> Result<State, String> {
-        if b.len() < CHECKPOINT_HEADER || &b[..8] != CHECKPOINT_MAGIC {
-            return Err("not a brokkr train checkpoint (no BRKKRTC1 header)".to_string());
+        let header = match b.get(..8) {
+            Some(m) if m == CHECKPOINT_MAGIC => CHECKPOINT_HEADER,
+            Some(m) if m == CHECKPOINT_MAGIC_V1 => CHECKPOINT_HEADER_V1,
+            _ => return Err("not a brokkr train checkpoint (no BRKKRTC header)".to_string()),
+        };
+        if b.len() < header {
+            return Err("checkpoint: shorter than its header: truncated".to_string());
         }
         let u32_at = |i: usize| u32::from_le_bytes(b[i..i + 4].try_into().expect("4")) as usize;
         let u64_at = |i: usize| u64::from_le_bytes(b[i..i + 8].try_into().expect("8"));
@@ -286,16 +320,16 @@ impl State {
         };
         shape.check().map_err(|e| format!("checkpoint: {e}"))?;
         let n = shape.weights();
-        if b.len() != CHECKPOINT_HEADER + 12 * n {
+        if b.len() != header + 12 * n {
             return Err(format!(
                 "checkpoint: {} bytes where a net of {} hidden and {} buckets needs {}: truncated?",
                 b.len(),
                 shape.hidden,
                 shape.buckets,
-                CHECKPOINT_HEADER + 12 * n
+                header + 12 * n
             ));
         }
-        let body = &b[CHECKPOINT_HEADER..];
+        let body = &b[header..];
         if fnv1a(body) != u64_at(48) {
             return Err("checkpoint: checksum mismatch, the file is damaged".to_string());
         }
@@ -316,6 +350,7 @@ impl State {
             step: u64_at(24),
             seed: u64_at(32),
             positions: u64_at(40),
+            data: (header == CHECKPOINT_HEADER).then(|| u64_at(56)),
         })
     }
 
@@ -487,6 +522,7 @@ pub fn train(
         ));
     }
     let s = cfg.shape;
+    let data = fingerprint(train);
     let mut state = match resume {
         Some(state) => {
             if state.net.shape != s {
@@ -506,6 +542,14 @@ pub fn train(
                     train.len()
                 ));
             }
+            if state.data.is_some_and(|d| d != data) {
+                return Err(format!(
+                    "the checkpoint trained on other positions than this run's (as many, \
+                     fingerprint {:016x} against {data:016x}): resume with the same --data and \
+                     --val, in the same order",
+                    state.data.unwrap_or(0)
+                ));
+            }
             state
         }
         None => {
@@ -516,7 +560,7 @@ pub fn train(
                 Some(net) => net.clone(),
                 None => Net::random(s, cfg.seed),
             };
-            State::new(net, cfg.seed, train.len())
+            State::new(net, cfg.seed, train.len(), data)
         }
     };
     let threads = cfg.threads;

@@ -134,6 +134,34 @@ fn train_vector_and_portable_paths_agree() {
     let net = Net::random(s, 1);
     let loss = Loss { wdl: 0.3, k: 400.0 };
     let ids: Vec<u32> = (0..records.len() as u32).rev().collect();
+    // Which kernel `backprop` takes here: without AVX2 and FMA it is the portable
+    // one, and the comparison below compares it with itself. Say so, and under CI
+    // fail if the kernel reports both flags (the detection would be wrong).
+    #[cfg(target_arch = "x86_64")]
+    let vector = std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma");
+    #[cfg(not(target_arch = "x86_64"))]
+    let vector = false;
+    let kernel_flags = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let flags_line = kernel_flags
+        .lines()
+        .find(|l| l.starts_with("flags"))
+        .unwrap_or("");
+    let kernel_has = ["avx2", "fma"]
+        .iter()
+        .all(|f| flags_line.split_whitespace().any(|w| w == *f));
+    eprintln!(
+        "train: backprop checked {}",
+        if vector {
+            "the AVX2/FMA kernel against the portable one"
+        } else {
+            "the portable kernel against itself: this CPU has no AVX2 and FMA"
+        }
+    );
+    let ci = std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "0" && v != "false");
+    assert!(
+        vector || !kernel_has || !ci,
+        "/proc/cpuinfo shows avx2 and fma, but the trainer does not use them"
+    );
     let (mut a, mut b) = (Worker::new(s), Worker::new(s));
     kernel::backprop(&net.params, s, &loss, &records, &ids, 0.01, &mut a);
     kernel::backprop_portable(&net.params, s, &loss, &records, &ids, 0.01, &mut b);
@@ -374,6 +402,34 @@ fn train_a_resumed_run_ends_where_an_unbroken_one_does() {
     assert!(e.contains("seed"), "{e}");
     let e = train(&cfg, &train_set[1..], &val, Some(saved.clone()), &mut quiet).unwrap_err();
     assert!(e.contains("positions"), "{e}");
+    // As many positions, but other ones (one changed), or the same ones in
+    // another order: refused by the fingerprint, where a count would pass.
+    let mut changed = train_set.clone();
+    changed[3] = val[0];
+    let e = train(&cfg, &changed, &val, Some(saved.clone()), &mut quiet).unwrap_err();
+    assert!(e.contains("fingerprint"), "{e}");
+    let mut reordered = train_set.clone();
+    reordered.swap(0, 1);
+    let e = train(&cfg, &reordered, &val, Some(saved.clone()), &mut quiet).unwrap_err();
+    assert!(e.contains("fingerprint"), "{e}");
+    // A checkpoint of the first format (no fingerprint) still resumes, on the
+    // count alone: its header without the fingerprint, magic BRKKRTC1.
+    let v2 = saved.to_bytes();
+    let mut v1 = b"BRKKRTC1".to_vec();
+    v1.extend_from_slice(&v2[8..56]);
+    v1.extend_from_slice(&v2[64..]);
+    let old = State::parse(&v1).unwrap();
+    assert_eq!(old.data, None);
+    assert_eq!(
+        State {
+            data: saved.data,
+            ..old.clone()
+        },
+        saved
+    );
+    cfg.stop_after = None;
+    let from_old = train(&cfg, &train_set, &val, Some(old), &mut quiet).unwrap();
+    assert_eq!(from_old.net, whole.net);
     let mut other = cfg.clone();
     other.shape.hidden = 64;
     let e = train(&other, &train_set, &val, Some(saved), &mut quiet).unwrap_err();
