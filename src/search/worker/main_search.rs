@@ -1,7 +1,8 @@
 //! The main search: principal-variation alpha-beta with the hash, pruning,
 //! extensions and late-move reductions, in numbered steps.
 
-use super::{Evals, Frame, Worker, OFF};
+use super::stack::Frame;
+use super::{Evals, Worker};
 use crate::engine::Engine;
 use crate::search::movepick::{is_noisy, MovePicker};
 use crate::search::params::*;
@@ -55,7 +56,7 @@ impl<E: Engine> Worker<'_, E> {
 
         // Step 4. Transposition table. Near the fifty-move rule a stored score
         // may no longer hold (the same position can now be a draw).
-        let excluded = self.stack[ply + OFF].excluded;
+        let excluded = self.stack.at(ply).excluded;
         let key = self.board.key();
         let tt_hit = if excluded.is_null() {
             self.shared.tt.probe(key, ply)
@@ -124,9 +125,9 @@ impl<E: Engine> Worker<'_, E> {
             e
         };
         let static_eval = evals.corrected;
-        self.stack[ply + OFF].static_eval = static_eval;
+        self.stack.at_mut(ply).static_eval = static_eval;
         let improving = !in_check && self.improving(ply, static_eval);
-        self.stack[ply + OFF + 2].killers = [Move::NULL; 2];
+        self.stack.after_mut(ply, 2).killers = [Move::NULL; 2];
 
         // Steps 6-8. Whole-node pruning.
         if !PV && !in_check && excluded.is_null() {
@@ -149,14 +150,14 @@ impl<E: Engine> Worker<'_, E> {
 
         // Step 10. The move loop.
         let us = self.board.side_to_move();
-        let prev = self.stack[ply + OFF - 1];
+        let prev = *self.stack.before(ply, 1);
         let counter = if prev.piece < 12 && self.features.refutations {
             self.data.histories.countermove[prev.piece as usize][prev.to as usize]
         } else {
             Move::NULL
         };
         let killers = if self.features.refutations {
-            self.stack[ply + OFF].killers
+            self.stack.at(ply).killers
         } else {
             [Move::NULL; 2]
         };
@@ -238,7 +239,7 @@ impl<E: Engine> Worker<'_, E> {
             // Step 12. Extensions, bounded by the path's total so the tree cannot
             // explode. The singular search may instead show a cut (multi-cut).
             let mut extension = 0;
-            let ext_budget = self.stack[ply + OFF].extensions
+            let ext_budget = self.stack.at(ply).extensions
                 < self.params.extension_budget_per_depth * self.root_depth.max(1);
             if !root && ext_budget {
                 let singular = self.features.singular
@@ -266,8 +267,8 @@ impl<E: Engine> Worker<'_, E> {
                 self.pv_len[ply + 1] = ply + 1;
             }
             let undo = self.make(m, ply);
-            self.stack[ply + OFF + 1].extensions =
-                self.stack[ply + OFF].extensions + extension.max(0);
+            self.stack.after_mut(ply, 1).extensions =
+                self.stack.at(ply).extensions + extension.max(0);
             let mut score;
 
             // Step 14. Late move reductions (OliThink reduced late moves too), then PVS.
@@ -430,8 +431,8 @@ impl<E: Engine> Worker<'_, E> {
     /// "Improving": better than two plies ago, or four when two plies ago was in
     /// check (OliThink adjusted reductions by it too).
     fn improving(&self, ply: usize, static_eval: i32) -> bool {
-        let prev2 = self.stack[ply + OFF - 2].static_eval;
-        let prev4 = self.stack[ply + OFF - 4].static_eval;
+        let prev2 = self.stack.before(ply, 2).static_eval;
+        let prev4 = self.stack.before(ply, 4).static_eval;
         if prev2 != VALUE_NONE {
             static_eval > prev2
         } else {
@@ -482,7 +483,7 @@ impl<E: Engine> Worker<'_, E> {
             && eval >= beta
             && static_eval >= beta
             && ply >= self.nmp_min_ply
-            && !self.stack[ply + OFF - 1].mv.is_null()
+            && !self.stack.before(ply, 1).mv.is_null()
             && beta > -MATE_IN_MAX
             && self.non_pawn_material(self.board.side_to_move())
         {
@@ -513,7 +514,7 @@ impl<E: Engine> Worker<'_, E> {
     }
 
     fn null_move(&mut self, beta: i32, depth: i32, ply: usize, cut_node: bool) -> i32 {
-        let f = self.frame(ply);
+        let f = self.stack.at_mut(ply);
         f.mv = Move::NULL;
         f.piece = 12;
         self.keys.push(self.board.key());
@@ -522,9 +523,10 @@ impl<E: Engine> Worker<'_, E> {
             // No input changes: the child reads this node's accumulator.
             self.data.accumulators.push(crate::nnue::Delta::NONE);
         }
-        self.frame(ply + 1).since_null = 0;
-        let ext = self.stack[ply + OFF].extensions;
-        self.stack[ply + OFF + 1].extensions = ext;
+        let extensions = self.stack.at(ply).extensions;
+        let child = self.stack.after_mut(ply, 1);
+        child.since_null = 0;
+        child.extensions = extensions;
         let v = -self.search::<false>(-beta, -beta + 1, depth, ply + 1, !cut_node);
         self.keys.pop();
         if self.nnue.is_some() {
@@ -620,9 +622,9 @@ impl<E: Engine> Worker<'_, E> {
     ) -> Singular {
         let tt_score = tt_hit.map_or(0, |h| h.score);
         let s_beta = tt_score - self.params.singular_margin_per_depth * depth;
-        self.stack[ply + OFF].excluded = m;
+        self.stack.at_mut(ply).excluded = m;
         let v = self.search::<false>(s_beta - 1, s_beta, (depth - 1) / 2, ply, cut_node);
-        self.stack[ply + OFF].excluded = Move::NULL;
+        self.stack.at_mut(ply).excluded = Move::NULL;
         if self.stopped {
             return Singular::Extend(0);
         }
