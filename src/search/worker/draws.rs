@@ -1,7 +1,7 @@
 //! The draw rules as the search asks them, from the shared ones in
 //! [`crate::board::draw`].
 
-use super::{Worker, OFF};
+use super::Worker;
 use crate::board::draw;
 use crate::engine::Engine;
 
@@ -18,6 +18,6 @@ impl<E: Engine> Worker<'_, E> {
     /// The plies a repetition may reach back from `ply`: the halfmove clock, and
     /// no further than the last null move.
     pub(super) fn window(&self, ply: usize) -> usize {
-        (self.board.halfmove_clock() as usize).min(self.stack[ply + OFF].since_null)
+        (self.board.halfmove_clock() as usize).min(self.stack.at(ply).since_null)
     }
 }

@@ -1,7 +1,7 @@
 //! What a node teaches the thread's tables: killers, the countermove and the
 //! histories after a cut-off, and the correction history after every store.
 
-use super::{Evals, Worker, OFF};
+use super::{Evals, Worker};
 use crate::engine::Engine;
 use crate::search::history;
 use crate::search::movepick::{captured_kind, is_noisy};
@@ -24,12 +24,12 @@ impl<E: Engine> Worker<'_, E> {
         let us = self.board.side_to_move();
         if !is_noisy(&self.board, best) {
             // Killers (two slots, newest first) and the countermove.
-            let f = &mut self.stack[ply + OFF];
+            let f = self.stack.at_mut(ply);
             if f.killers[0] != best {
                 f.killers[1] = f.killers[0];
                 f.killers[0] = best;
             }
-            let prev = self.stack[ply + OFF - 1];
+            let prev = self.stack.before(ply, 1);
             if prev.piece < 12 {
                 self.data.histories.countermove[prev.piece as usize][prev.to as usize] = best;
             }
@@ -51,7 +51,7 @@ impl<E: Engine> Worker<'_, E> {
         let h = &mut self.data.histories;
         history::update(&mut h.butterfly[us.index()][m.from().index()][to], bonus);
         for back in [1, 2] {
-            let f = self.stack[ply + OFF - back];
+            let f = self.stack.before(ply, back);
             if f.piece < 12 {
                 history::update(
                     &mut h.continuation[f.piece as usize][f.to as usize][piece][to],

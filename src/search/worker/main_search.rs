@@ -1,7 +1,8 @@
 //! The main search: principal-variation alpha-beta with the hash, pruning,
 //! extensions and late-move reductions, in numbered steps.
 
-use super::{Evals, Frame, Worker, OFF};
+use super::stack::Frame;
+use super::{Evals, Worker};
 use crate::engine::Engine;
 use crate::search::movepick::{is_noisy, MovePicker};
 use crate::search::params::*;
@@ -55,7 +56,7 @@ impl<E: Engine> Worker<'_, E> {
 
         // Step 4. Transposition table. Near the fifty-move rule a stored score
         // may no longer hold (the same position can now be a draw).
-        let excluded = self.stack[ply + OFF].excluded;
+        let excluded = self.stack.at(ply).excluded;
         let key = self.board.key();
         let tt_hit = if excluded.is_null() {
             self.shared.tt.probe(key, ply)
@@ -124,13 +125,25 @@ impl<E: Engine> Worker<'_, E> {
             e
         };
         let static_eval = evals.corrected;
-        self.stack[ply + OFF].static_eval = static_eval;
+        self.stack.at_mut(ply).static_eval = static_eval;
         let improving = !in_check && self.improving(ply, static_eval);
-        self.stack[ply + OFF + 2].killers = [Move::NULL; 2];
+        self.stack.after_mut(ply, 2).killers = [Move::NULL; 2];
+        // From here on the window's lower edge and the depth are `node.alpha`
+        // and `node.depth`, where the pruning reads them.
+        let mut node = Node {
+            ply,
+            depth,
+            alpha,
+            beta,
+            cut_node,
+            in_check,
+            evals,
+            improving,
+        };
 
         // Steps 6-8. Whole-node pruning.
         if !PV && !in_check && excluded.is_null() {
-            if let Some(v) = self.prune_node(alpha, beta, depth, ply, cut_node, evals, improving) {
+            if let Some(v) = self.prune_node(&node) {
                 return v;
             }
         }
@@ -140,23 +153,23 @@ impl<E: Engine> Worker<'_, E> {
         // searched before, so spend less on it now.
         if self.features.iir
             && !root
-            && depth >= self.params.iir_min_depth
+            && node.depth >= self.params.iir_min_depth
             && tt_move.is_null()
             && (PV || cut_node)
         {
-            depth -= 1;
+            node.depth -= 1;
         }
 
         // Step 10. The move loop.
         let us = self.board.side_to_move();
-        let prev = self.stack[ply + OFF - 1];
+        let prev = *self.stack.before(ply, 1);
         let counter = if prev.piece < 12 && self.features.refutations {
             self.data.histories.countermove[prev.piece as usize][prev.to as usize]
         } else {
             Move::NULL
         };
         let killers = if self.features.refutations {
-            self.stack[ply + OFF].killers
+            self.stack.at(ply).killers
         } else {
             [Move::NULL; 2]
         };
@@ -213,24 +226,20 @@ impl<E: Engine> Worker<'_, E> {
             } else {
                 self.data.histories.quiet(us, m)
             };
+            let candidate = Candidate {
+                mv: m,
+                number: move_count,
+                noisy,
+                gives_check,
+                hist,
+            };
 
             // Step 11. Pruning at shallow depth, once a line that does not lose
             // to mate is in hand.
             if !root
                 && best_score > -MATE_IN_MAX
                 && has_pieces
-                && self.prune_move(
-                    m,
-                    depth,
-                    move_count,
-                    noisy,
-                    gives_check,
-                    in_check,
-                    hist,
-                    static_eval,
-                    alpha,
-                    improving,
-                )
+                && self.prune_move(&node, &candidate)
             {
                 continue;
             }
@@ -238,20 +247,20 @@ impl<E: Engine> Worker<'_, E> {
             // Step 12. Extensions, bounded by the path's total so the tree cannot
             // explode. The singular search may instead show a cut (multi-cut).
             let mut extension = 0;
-            let ext_budget = self.stack[ply + OFF].extensions
+            let ext_budget = self.stack.at(ply).extensions
                 < self.params.extension_budget_per_depth * self.root_depth.max(1);
             if !root && ext_budget {
                 let singular = self.features.singular
                     && m == tt_move
                     && excluded.is_null()
-                    && self.singular_applies(tt_hit, depth);
+                    && self.singular_applies(tt_hit, node.depth);
                 extension = if singular {
-                    match self.singular(tt_hit, m, beta, depth, ply, cut_node) {
+                    match self.singular(tt_hit, m, beta, node.depth, ply, cut_node) {
                         Singular::Cut(v) => return v,
                         Singular::Extend(e) => e,
                     }
                 } else {
-                    self.extension(m, gives_check, single_reply, noisy, prev, PV)
+                    self.extension(&candidate, single_reply, prev, PV)
                 };
                 if self.stopped {
                     return 0;
@@ -261,13 +270,13 @@ impl<E: Engine> Worker<'_, E> {
             // Step 13. Play the move. The child's line starts empty: only a PV
             // search of this move may fill it, so a zero-window fail-high never
             // copies a line left over from another move.
-            let new_depth = depth - 1 + extension;
+            let new_depth = node.depth - 1 + extension;
             if PV {
                 self.pv_len[ply + 1] = ply + 1;
             }
             let undo = self.make(m, ply);
-            self.stack[ply + OFF + 1].extensions =
-                self.stack[ply + OFF].extensions + extension.max(0);
+            self.stack.after_mut(ply, 1).extensions =
+                self.stack.at(ply).extensions + extension.max(0);
             let mut score;
 
             // Step 14. Late move reductions (OliThink reduced late moves too), then PVS.
@@ -275,8 +284,8 @@ impl<E: Engine> Worker<'_, E> {
             // `reduce_captures` is on: reducing them at non-PV nodes hid
             // sacrifices (docs/strength.md, Win At Chess).
             let reducible = !noisy || (!PV && self.features.reduce_captures);
-            if self.features.lmr && depth >= 2 && move_count > 1 + root as usize && reducible {
-                let mut r = self.reduction(depth, move_count);
+            if self.features.lmr && node.depth >= 2 && move_count > 1 + root as usize && reducible {
+                let mut r = self.reduction(node.depth, move_count);
                 if !PV {
                     r += 1;
                 }
@@ -302,18 +311,29 @@ impl<E: Engine> Worker<'_, E> {
                 }
                 r -= 1; // calibration: the table already counts one ply
                 let d = (new_depth - r.max(0)).clamp(1, new_depth.max(1));
-                score = -self.search::<false>(-alpha - 1, -alpha, d, ply + 1, true);
-                if score > alpha && d < new_depth {
-                    score =
-                        -self.search::<false>(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+                score = -self.search::<false>(-node.alpha - 1, -node.alpha, d, ply + 1, true);
+                if score > node.alpha && d < new_depth {
+                    score = -self.search::<false>(
+                        -node.alpha - 1,
+                        -node.alpha,
+                        new_depth,
+                        ply + 1,
+                        !cut_node,
+                    );
                 }
             } else if !PV || move_count > 1 {
-                score = -self.search::<false>(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+                score = -self.search::<false>(
+                    -node.alpha - 1,
+                    -node.alpha,
+                    new_depth,
+                    ply + 1,
+                    !cut_node,
+                );
             } else {
                 score = -INFINITE;
             }
-            if PV && (move_count == 1 || (score > alpha && (root || score < beta))) {
-                score = -self.search::<true>(-beta, -alpha, new_depth, ply + 1, false);
+            if PV && (move_count == 1 || (score > node.alpha && (root || score < beta))) {
+                score = -self.search::<true>(-beta, -node.alpha, new_depth, ply + 1, false);
             }
             self.unmake(m, &undo);
             if self.stopped {
@@ -323,14 +343,14 @@ impl<E: Engine> Worker<'_, E> {
             // Step 15. The root keeps each move's score and line.
             if root {
                 let line = &self.pv[ply + 1][ply + 1..self.pv_len[ply + 1].max(ply + 1)];
-                let kept = (move_count == 1 || score > alpha).then_some(score);
+                let kept = (move_count == 1 || score > node.alpha).then_some(score);
                 self.root_moves.record(m, kept, self.seldepth, line);
             }
 
             // Step 16. New best move?
             if score > best_score {
                 best_score = score;
-                if score > alpha {
+                if score > node.alpha {
                     best_move = m;
                     if PV && !root {
                         self.update_pv(ply, m);
@@ -338,7 +358,7 @@ impl<E: Engine> Worker<'_, E> {
                     if score >= beta {
                         break;
                     }
-                    alpha = score;
+                    node.alpha = score;
                 }
             }
             if m != best_move {
@@ -357,7 +377,7 @@ impl<E: Engine> Worker<'_, E> {
         // Step 17. Mate or stalemate.
         if move_count == 0 {
             return if !excluded.is_null() {
-                alpha
+                node.alpha
             } else if in_check {
                 mated_in(ply)
             } else {
@@ -369,7 +389,7 @@ impl<E: Engine> Worker<'_, E> {
         if best_score >= beta && !best_move.is_null() {
             self.update_histories(
                 ply,
-                depth,
+                node.depth,
                 best_move,
                 &quiets_tried[..n_quiets],
                 &captures_tried[..n_captures],
@@ -383,11 +403,11 @@ impl<E: Engine> Worker<'_, E> {
         }
         if excluded.is_null() && !(root && self.pv_idx > 0) {
             let bound = Bound::of_search(best_score, beta, PV && !best_move.is_null());
-            self.shared
-                .tt
-                .store(key, best_move, best_score, evals.raw, depth, bound, ply);
+            self.shared.tt.store(
+                key, best_move, best_score, evals.raw, node.depth, bound, ply,
+            );
             if !in_check {
-                self.update_correction(best_score, bound, evals, best_move, depth);
+                self.update_correction(best_score, bound, evals, best_move, node.depth);
             }
         }
         best_score
@@ -430,8 +450,8 @@ impl<E: Engine> Worker<'_, E> {
     /// "Improving": better than two plies ago, or four when two plies ago was in
     /// check (OliThink adjusted reductions by it too).
     fn improving(&self, ply: usize, static_eval: i32) -> bool {
-        let prev2 = self.stack[ply + OFF - 2].static_eval;
-        let prev4 = self.stack[ply + OFF - 4].static_eval;
+        let prev2 = self.stack.before(ply, 2).static_eval;
+        let prev4 = self.stack.before(ply, 4).static_eval;
         if prev2 != VALUE_NONE {
             static_eval > prev2
         } else {
@@ -441,19 +461,18 @@ impl<E: Engine> Worker<'_, E> {
 
     /// Steps 6-8: razoring, reverse futility and the null move, which may settle
     /// a non-PV node out of check before any move is searched.
-    #[allow(clippy::too_many_arguments)]
-    fn prune_node(
-        &mut self,
-        alpha: i32,
-        beta: i32,
-        depth: i32,
-        ply: usize,
-        cut_node: bool,
-        evals: Evals,
-        improving: bool,
-    ) -> Option<i32> {
+    fn prune_node(&mut self, node: &Node) -> Option<i32> {
         let f = self.features;
-        let (static_eval, eval) = (evals.corrected, evals.best);
+        let Node {
+            ply,
+            depth,
+            alpha,
+            beta,
+            cut_node,
+            improving,
+            ..
+        } = *node;
+        let (static_eval, eval) = (node.evals.corrected, node.evals.best);
         // Step 6. Razoring: far below alpha, see whether captures alone can help.
         if f.razoring
             && depth <= self.params.razor_depth
@@ -482,7 +501,7 @@ impl<E: Engine> Worker<'_, E> {
             && eval >= beta
             && static_eval >= beta
             && ply >= self.nmp_min_ply
-            && !self.stack[ply + OFF - 1].mv.is_null()
+            && !self.stack.before(ply, 1).mv.is_null()
             && beta > -MATE_IN_MAX
             && self.non_pawn_material(self.board.side_to_move())
         {
@@ -513,7 +532,7 @@ impl<E: Engine> Worker<'_, E> {
     }
 
     fn null_move(&mut self, beta: i32, depth: i32, ply: usize, cut_node: bool) -> i32 {
-        let f = self.frame(ply);
+        let f = self.stack.at_mut(ply);
         f.mv = Move::NULL;
         f.piece = 12;
         self.keys.push(self.board.key());
@@ -522,9 +541,10 @@ impl<E: Engine> Worker<'_, E> {
             // No input changes: the child reads this node's accumulator.
             self.data.accumulators.push(crate::nnue::Delta::NONE);
         }
-        self.frame(ply + 1).since_null = 0;
-        let ext = self.stack[ply + OFF].extensions;
-        self.stack[ply + OFF + 1].extensions = ext;
+        let extensions = self.stack.at(ply).extensions;
+        let child = self.stack.after_mut(ply, 1);
+        child.since_null = 0;
+        child.extensions = extensions;
         let v = -self.search::<false>(-beta, -beta + 1, depth, ply + 1, !cut_node);
         self.keys.pop();
         if self.nnue.is_some() {
@@ -539,21 +559,23 @@ impl<E: Engine> Worker<'_, E> {
     /// and the call cost 2.9% more instructions in `bench 6` (359.1 M against
     /// 348.9 M outside memset, under callgrind).
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    fn prune_move(
-        &self,
-        m: Move,
-        depth: i32,
-        move_count: usize,
-        noisy: bool,
-        gives_check: bool,
-        in_check: bool,
-        hist: i32,
-        static_eval: i32,
-        alpha: i32,
-        improving: bool,
-    ) -> bool {
+    fn prune_move(&self, node: &Node, candidate: &Candidate) -> bool {
         let f = self.features;
+        let Node {
+            depth,
+            alpha,
+            in_check,
+            improving,
+            ..
+        } = *node;
+        let static_eval = node.evals.corrected;
+        let Candidate {
+            mv: m,
+            number: move_count,
+            noisy,
+            gives_check,
+            hist,
+        } = *candidate;
         let lmr_depth = (depth - 1 - self.reduction(depth, move_count)).max(0);
         if !noisy && !gives_check {
             // Late move pruning: after enough quiet moves, the rest rarely matter.
@@ -620,9 +642,9 @@ impl<E: Engine> Worker<'_, E> {
     ) -> Singular {
         let tt_score = tt_hit.map_or(0, |h| h.score);
         let s_beta = tt_score - self.params.singular_margin_per_depth * depth;
-        self.stack[ply + OFF].excluded = m;
+        self.stack.at_mut(ply).excluded = m;
         let v = self.search::<false>(s_beta - 1, s_beta, (depth - 1) / 2, ply, cut_node);
-        self.stack[ply + OFF].excluded = Move::NULL;
+        self.stack.at_mut(ply).excluded = Move::NULL;
         if self.stopped {
             return Singular::Extend(0);
         }
@@ -639,16 +661,14 @@ impl<E: Engine> Worker<'_, E> {
 
     /// Step 12b. The other extensions, for a move the singular search did not
     /// judge.
-    fn extension(
-        &self,
-        m: Move,
-        gives_check: bool,
-        single_reply: bool,
-        noisy: bool,
-        prev: Frame,
-        pv: bool,
-    ) -> i32 {
+    fn extension(&self, candidate: &Candidate, single_reply: bool, prev: Frame, pv: bool) -> i32 {
         let f = self.features;
+        let Candidate {
+            mv: m,
+            gives_check,
+            noisy,
+            ..
+        } = *candidate;
         // Check extension (Gk, OliThink, Thor's Hammer), for checks that do not
         // give material away: a losing check rarely leads anywhere.
         let extend = (f.check_extension && gives_check && self.board.see_ge(m, 0))
@@ -679,6 +699,33 @@ impl<E: Engine> Worker<'_, E> {
             Color::Black => rank == 1,
         }
     }
+}
+
+/// A node as its pruning sees it (steps 6-8 and 11): fixed once its static
+/// evaluation is known (step 5), but for `depth`, which internal iterative
+/// reduction may lower (step 9), and `alpha`, which the move loop raises.
+#[derive(Clone, Copy)]
+struct Node {
+    ply: usize,
+    depth: i32,
+    alpha: i32,
+    beta: i32,
+    cut_node: bool,
+    in_check: bool,
+    evals: Evals,
+    improving: bool,
+}
+
+/// A move of the move loop, as its pruning and extensions see it.
+#[derive(Clone, Copy)]
+struct Candidate {
+    mv: Move,
+    /// Its number in the node's move loop, from 1.
+    number: usize,
+    noisy: bool,
+    gives_check: bool,
+    /// Its quiet history, 0 for a noisy move.
+    hist: i32,
 }
 
 /// What the singular search of a hash move decided.

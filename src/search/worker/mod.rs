@@ -3,6 +3,7 @@
 //! | file | what |
 //! |---|---|
 //! | `mod.rs` | the thread's state, making moves, the static evaluation |
+//! | `stack.rs` | what the search keeps per ply, read by ply and by distance from it |
 //! | `root.rs` | the root moves and what each iteration found for them |
 //! | `iterate.rs` | iterative deepening, aspiration windows, when to stop deepening |
 //! | `main_search.rs` | the PVS alpha-beta search with its pruning and extensions |
@@ -24,6 +25,7 @@ mod poll;
 mod qsearch;
 mod report;
 mod root;
+mod stack;
 
 use super::history::PieceTo;
 use super::params::{LmrTable, Params};
@@ -36,45 +38,10 @@ use crate::eval::{evaluate, MAX_EVAL};
 use crate::nnue::{Delta, Network, Vector};
 use crate::types::*;
 use root::RootMoves;
+use stack::Stack;
 
 /// Stack size of a search thread: deep recursion with a move list per ply.
 pub const STACK_SIZE: usize = 64 << 20;
-
-/// Frames kept below ply 0, so `ply - 2` and the like need no bounds tests.
-const OFF: usize = 4;
-
-/// What the search keeps per ply.
-#[derive(Clone, Copy)]
-struct Frame {
-    /// The move played from this ply (null for a null move).
-    mv: Move,
-    /// The moved piece's index (0..12), 12 for none, and the target square: the
-    /// continuation-history coordinates of the move.
-    piece: u8,
-    to: u8,
-    static_eval: i32,
-    killers: [Move; 2],
-    excluded: Move,
-    /// Plies since the last null move (repetitions cannot cross one).
-    since_null: usize,
-    /// Extensions on the path to this ply, to bound the tree.
-    extensions: i32,
-}
-
-impl Default for Frame {
-    fn default() -> Frame {
-        Frame {
-            mv: Move::NULL,
-            piece: 12,
-            to: 0,
-            static_eval: VALUE_NONE,
-            killers: [Move::NULL; 2],
-            excluded: Move::NULL,
-            since_null: usize::MAX / 2,
-            extensions: 0,
-        }
-    }
-}
 
 /// A node's static evaluation, in the three forms the search uses.
 #[derive(Clone, Copy)]
@@ -109,7 +76,7 @@ pub(crate) struct Worker<'a, E: Engine> {
     lmr: &'a LmrTable,
     /// Keys of the positions before the current one: game history, then the tree.
     keys: Vec<u64>,
-    stack: Vec<Frame>,
+    stack: Stack,
     pv: Vec<[Move; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     root_moves: RootMoves,
@@ -165,7 +132,7 @@ impl<'a, E: Engine> Worker<'a, E> {
             params: *shared.settings.tuning.values(),
             lmr: shared.settings.tuning.lmr(),
             keys,
-            stack: vec![Frame::default(); MAX_PLY + OFF + 4],
+            stack: Stack::new(),
             pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             root_moves,
@@ -191,11 +158,6 @@ impl<'a, E: Engine> Worker<'a, E> {
     // ------------------------------------------------------------------
 
     #[inline(always)]
-    fn frame(&mut self, ply: usize) -> &mut Frame {
-        &mut self.stack[ply + OFF]
-    }
-
-    #[inline(always)]
     fn make(&mut self, m: Move, ply: usize) -> Undo {
         let piece = self
             .board
@@ -208,7 +170,7 @@ impl<'a, E: Engine> Worker<'a, E> {
         } else {
             m.to().index() as u8
         };
-        let f = self.frame(ply);
+        let f = self.stack.at_mut(ply);
         f.mv = m;
         f.piece = piece;
         f.to = to;
@@ -219,7 +181,7 @@ impl<'a, E: Engine> Worker<'a, E> {
         }
         let undo = self.board.make_undoable::<E::Bits>(m);
         self.shared.tt.prefetch(self.board.key());
-        self.frame(ply + 1).since_null = since_null + 1;
+        self.stack.after_mut(ply, 1).since_null = since_null + 1;
         undo
     }
 
@@ -240,7 +202,7 @@ impl<'a, E: Engine> Worker<'a, E> {
         }
         let h = &self.data.histories;
         let at = |back: usize| {
-            let f = &self.stack[ply + OFF - back];
+            let f = self.stack.before(ply, back);
             (f.piece < 12).then(|| &h.continuation[f.piece as usize][f.to as usize])
         };
         [at(1), at(2)]
