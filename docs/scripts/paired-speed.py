@@ -11,7 +11,7 @@ Each round runs both commands once, in alternating order (A B, then B A, ...), s
 change of load reaches both alike, and takes the ratio of A's speed to B's in that
 round: B's time over A's (`--metric time`: the child's user + system CPU seconds, as
 `time` reports them), or A's nodes per second over B's (`--metric nps`: the last
-"Nodes/second: N", "N nps" or "NPS: N" in the output, stdout and stderr together).
+"Nodes/second: N", "N nps" or "NPS : N" line in the output, stdout and stderr together).
 Prints every round, then the median ratio with a distribution-free 95% interval from
 order statistics (the method `brokkr paths` uses: with fewer than 6 rounds the
 interval is the whole range, which covers the median less often than 95%).
@@ -25,10 +25,12 @@ import shlex
 import subprocess
 import sys
 
+# The summary line first (brokkr's, then Ethereal's and others' "NPS : N"); an
+# engine's `info ... nps N` lines only where there is no summary.
 NPS = [
     re.compile(r"Nodes/second:\s*(\d+)"),
-    re.compile(r"(\d+)\s+nps\b", re.I),
-    re.compile(r"\bnps\s*:?\s*(\d+)", re.I),
+    re.compile(r"^\s*nps[ \t]*:[ \t]*(\d+)", re.I | re.M),
+    re.compile(r"(\d+)[ \t]+nps\b", re.I),
 ]
 
 

@@ -109,8 +109,13 @@ impl Reps {
     }
 
     /// Runs `work(n)` and answers (n, seconds), sizing `n` first if needed.
+    /// One untimed run first brings the row's tables back into the caches the
+    /// rows before it used: without it a row with a table (the 16-bit popcount
+    /// table, say) measured 0.34 or 0.42 of the pick from one run to the next,
+    /// as the rows before it in the round changed.
     fn run(&mut self, mut work: impl FnMut(u64)) -> (u64, f64) {
         self.size(&mut work);
+        work(1);
         (self.n, timed(&mut work, self.n))
     }
 }

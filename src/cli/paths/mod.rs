@@ -245,7 +245,8 @@ impl Decision {
                         gain_text(report, v)
                     ),
                     Verdict::Wide => format!(
-                        "simd: '{widest}' against '{vector}' is too noisy to rank: {}",
+                        "simd: '{vector}' against the widest path '{widest}' is too noisy to \
+                         rank: {}; brokkr plays '{widest}'",
                         gain_text(report, v)
                     ),
                     _ => format!(

@@ -2,7 +2,7 @@
 
 use super::Decision;
 use crate::config::{Choice, Source};
-use crate::measure::{Report, Table};
+use crate::measure::{Report, Table, Verdict};
 use std::fmt::Write as _;
 
 /// A table's heading: what its rows time, and in what unit the rate is shown.
@@ -116,15 +116,24 @@ fn table_text(r: &Report, t: Table, s: &mut String) {
         } else {
             format!("{:.3} to {:.3}", ratio.low, ratio.high)
         };
+        // A row ranked though its interval is wider than the target says so.
+        let verdict = r.verdict(i);
+        let wide = matches!(verdict, Verdict::Faster | Verdict::Slower)
+            && ratio.spread() > r.settings.target;
         let _ = writeln!(
             s,
-            "  {:<28} {:>12} {:>6.1}%  {:>6.3} {:>16}  {}",
+            "  {:<28} {:>12} {:>6.1}%  {:>6.3} {:>16}  {}{}",
             r.rows[i].label,
             rate_text(t, rate.median),
             rate.spread() * 100.0,
             ratio.median,
             interval,
-            r.verdict(i).name()
+            verdict.name(),
+            if wide {
+                format!(" (interval ±{:.1}%)", ratio.spread() * 100.0)
+            } else {
+                String::new()
+            }
         );
     }
     let _ = writeln!(s);
