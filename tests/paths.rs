@@ -62,6 +62,8 @@ fn paths_measures_draws_saves_and_the_engine_reads_the_pick() {
     ] {
         assert!(json.contains(key), "{key} missing from {json}");
     }
+    // Three processes by default, their rounds pooled.
+    assert!(json.contains("\"processes\":3"), "{json}");
     // Every table is there, each with exactly one pick (per operation).
     let rows: Vec<&str> = json.split("{\"table\":").skip(1).collect();
     for table in ["bitscan", "perft", "search", "network"] {
@@ -299,6 +301,73 @@ fn rounds_rotate_the_order_and_keep_the_warm_up_out() {
         3,
         "each row goes first in some round: {order:?}"
     );
+}
+
+#[test]
+fn rounds_of_several_processes_pool_by_row_and_a_foreign_plan_is_refused() {
+    use brokkr::measure::{plan_rows, pool, Raw};
+    let cpu = cpu().clone();
+    let rows = plan_rows(&cpu);
+    let n = rows.len();
+    let name = |i: usize| format!("{}/{}", rows[i].table.name(), rows[i].label);
+    // Two processes: every row at 2.0, but the last row at 1.0 in the first
+    // and 3.0 in the second (as if the layout of memory differed).
+    let raw = |k: usize, rounds: usize| -> String {
+        let mut text = format!("brokkr-paths-raw 1\n{rounds} 1.5 1000 {}\n", k as i64 - 1);
+        for i in 0..n {
+            let v = if i == n - 1 {
+                1.0 + 2.0 * k as f64
+            } else {
+                2.0
+            };
+            let rates = vec![v.to_string(); rounds].join(" ");
+            text.push_str(&format!("{}\t{rates}\n", name(i)));
+        }
+        text
+    };
+    let runs: Vec<Raw> = [(0, 6), (1, 7)]
+        .iter()
+        .map(|&(k, r)| Raw::parse(&raw(k, r)).unwrap())
+        .collect();
+    assert_eq!(runs[0].pinned, Err("not pinned in a child".to_string()));
+    assert_eq!(runs[1].pinned, Ok(0));
+    let report = pool(cpu.clone(), rows.clone(), &runs, &Settings::default(), 3.0).unwrap();
+    assert_eq!((report.rounds, report.processes), (13, 2));
+    assert!(report.rows.iter().all(|r| r.rates.len() == 13));
+    let last = &report.rows[n - 1];
+    assert_eq!(last.rates[..6], [1.0; 6]);
+    assert_eq!(last.rates[6..], [3.0; 7]);
+    // A report's raw text reads back as it was written.
+    let again = Raw::parse(&report.raw()).unwrap();
+    assert_eq!(again.rows.len(), n);
+    assert_eq!(again.rows[n - 1].1, last.rates);
+    // Another plan (a row renamed, or one fewer) is refused with a message.
+    let renamed = raw(0, 6).replacen(&name(0), "perft/nonsense", 1);
+    let e = pool(
+        cpu.clone(),
+        rows.clone(),
+        &[Raw::parse(&renamed).unwrap()],
+        &Settings::default(),
+        1.0,
+    )
+    .unwrap_err();
+    assert!(e.contains("'perft/nonsense'"), "{e}");
+    let short: String = raw(0, 6)
+        .lines()
+        .take(n + 1)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let e = pool(
+        cpu,
+        rows,
+        &[Raw::parse(&short).unwrap()],
+        &Settings::default(),
+        1.0,
+    )
+    .unwrap_err();
+    assert!(e.contains("rows where this one plans"), "{e}");
+    assert!(Raw::parse("hello").is_err());
+    assert!(Raw::parse("brokkr-paths-raw 1\nx y z w\n").is_err());
 }
 
 /// A small check that `text` is well-formed XML: tags nest and close, attribute

@@ -57,6 +57,16 @@ def summary(d):
     return pick, fastest
 
 
+def fastest_text(fastest):
+    """The fastest row's label, or that the pick itself was the fastest."""
+    if fastest is None:
+        return "-", "-"
+    if fastest["pick"]:
+        return f"{fastest['label']} (the pick)", "-"
+    r = fastest["ratio"]
+    return fastest["label"], f"{pct(r['median'])} ({pct(r['low'])} to {pct(r['high'])})"
+
+
 def markdown(results):
     out = [
         "| CPU | family/model | fast PEXT | pick (search) | fastest (search) | fastest / pick, 95% interval | rounds | within target |",
@@ -65,13 +75,10 @@ def markdown(results):
     for d in results:
         pick, fastest = summary(d)
         c, run = d["cpu"], d["run"]
-        ratio = fastest["ratio"] if fastest else None
-        interval = (
-            f"{pct(ratio['median'])} ({pct(ratio['low'])} to {pct(ratio['high'])})" if ratio else "-"
-        )
+        label, interval = fastest_text(fastest)
         out.append(
             f"| {c['brand'] or 'unknown'} | {c['family']:#x}/{c['model']:#x} | {'yes' if c['fast_pext'] else 'no'} "
-            f"| {pick['label'] if pick else '-'} | {fastest['label'] if fastest else '-'} | {interval} "
+            f"| {pick['label'] if pick else '-'} | {label} | {interval} "
             f"| {run['rounds']} | {'yes' if run['converged'] else 'no'} |"
         )
     return "\n".join(out) + "\n"
@@ -131,7 +138,7 @@ def page(results):
     rows = []
     for d in results:
         pick, fastest = summary(d)
-        ratio = fastest["ratio"] if fastest else None
+        label, interval = fastest_text(fastest)
         rows.append(
             "<tr>"
             + "".join(
@@ -140,8 +147,8 @@ def page(results):
                     name(d),
                     "yes" if d["cpu"]["fast_pext"] else "no",
                     pick["label"] if pick else "-",
-                    fastest["label"] if fastest else "-",
-                    f"{pct(ratio['median'])} ({pct(ratio['low'])} to {pct(ratio['high'])})" if ratio else "-",
+                    label,
+                    interval,
                     d["run"]["rounds"],
                     "yes" if d["run"]["converged"] else "no",
                     d["_file"],

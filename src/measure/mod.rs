@@ -191,8 +191,11 @@ pub struct Report {
     pub settings: Settings,
     /// Whether every ratio's interval came within the target before the budget ran out.
     pub converged: bool,
-    /// Nodes of each search sample (the same for every search row).
+    /// Nodes of each search sample (the same for every search row of one
+    /// process; each process sizes its own).
     pub search_nodes: u64,
+    /// Processes whose rounds were pooled (see [`pool`]).
+    pub processes: usize,
     pub rows: Vec<Row>,
 }
 
@@ -374,6 +377,133 @@ pub fn median_interval_ranks(n: usize) -> (usize, usize) {
     (k, n.max(1) - 1 - k)
 }
 
+/// The rows [`measure`] would measure on `cpu`, with no rates: what a parent
+/// process matches its children's rates to (see [`pool`]).
+pub fn plan_rows(cpu: &Cpu) -> Vec<Row> {
+    samplers::Plan::new(cpu).build().0
+}
+
+/// One process's measurement, as [`Report::raw`] writes it: the run's figures and
+/// each row's label with its rates.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Raw {
+    pub rounds: usize,
+    pub seconds: f64,
+    pub search_nodes: u64,
+    pub pinned: Result<usize, String>,
+    /// (label, rates), in the plan's order.
+    pub rows: Vec<(String, Vec<f64>)>,
+}
+
+/// The first line of [`Report::raw`]'s text.
+const RAW_MAGIC: &str = "brokkr-paths-raw 1";
+
+impl Report {
+    /// This run as text for a parent process: a header line, a line of figures,
+    /// then one line per row, `table/label` TAB the rates separated by spaces
+    /// (Rust's shortest round-trip form, so nothing is lost).
+    pub fn raw(&self) -> String {
+        let mut out = format!(
+            "{RAW_MAGIC}\n{} {} {} {}\n",
+            self.rounds,
+            self.seconds,
+            self.search_nodes,
+            self.pinned.as_ref().map_or(-1, |&c| c as i64)
+        );
+        for r in &self.rows {
+            let rates: Vec<String> = r.rates.iter().map(|x| x.to_string()).collect();
+            out.push_str(&format!(
+                "{}/{}\t{}\n",
+                r.table.name(),
+                r.label,
+                rates.join(" ")
+            ));
+        }
+        out
+    }
+}
+
+impl Raw {
+    /// Read [`Report::raw`]'s text.
+    pub fn parse(text: &str) -> Result<Raw, String> {
+        let mut lines = text.lines();
+        if lines.next() != Some(RAW_MAGIC) {
+            return Err("not the output of a measuring process".to_string());
+        }
+        let figures: Vec<&str> = lines.next().unwrap_or("").split(' ').collect();
+        let bad = || "a measuring process's figures do not read".to_string();
+        let [rounds, seconds, nodes, core] = figures[..] else {
+            return Err(bad());
+        };
+        let core: i64 = core.parse().map_err(|_| bad())?;
+        let mut rows = Vec::new();
+        for line in lines {
+            let (label, rates) = line.split_once('\t').ok_or_else(bad)?;
+            let rates = rates
+                .split(' ')
+                .filter(|w| !w.is_empty())
+                .map(|w| w.parse::<f64>().map_err(|_| bad()))
+                .collect::<Result<Vec<f64>, String>>()?;
+            rows.push((label.to_string(), rates));
+        }
+        Ok(Raw {
+            rounds: rounds.parse().map_err(|_| bad())?,
+            seconds: seconds.parse().map_err(|_| bad())?,
+            search_nodes: nodes.parse().map_err(|_| bad())?,
+            pinned: usize::try_from(core).map_err(|_| "not pinned in a child".to_string()),
+            rows,
+        })
+    }
+}
+
+/// Pool the rounds of several processes' runs of the same plan (`rows`, from
+/// [`plan_rows`]) into one report. Each round pairs rows measured in one process,
+/// so every per-round ratio stays a fair one; pooling lets the intervals see what
+/// differs from one process to the next (where the code and buffers land in memory
+/// moved a few micro-benchmarks by 1-20% between runs whose own intervals were a
+/// fraction of a percent).
+pub fn pool(
+    cpu: Cpu,
+    mut rows: Vec<Row>,
+    runs: &[Raw],
+    settings: &Settings,
+    seconds: f64,
+) -> Result<Report, String> {
+    for run in runs {
+        if run.rows.len() != rows.len() {
+            return Err(format!(
+                "a measuring process measured {} rows where this one plans {}",
+                run.rows.len(),
+                rows.len()
+            ));
+        }
+        for (row, (label, rates)) in rows.iter_mut().zip(&run.rows) {
+            if *label != format!("{}/{}", row.table.name(), row.label) {
+                return Err(format!(
+                    "a measuring process measured '{label}' where this one plans '{}'",
+                    row.label
+                ));
+            }
+            row.rates.extend_from_slice(rates);
+        }
+    }
+    let references: Vec<usize> = rows.iter().map(|r| r.reference).collect();
+    let rates: Vec<Vec<f64>> = rows.iter().map(|r| r.rates.clone()).collect();
+    Ok(Report {
+        pinned: runs
+            .first()
+            .map_or(Err("no process ran".to_string()), |r| r.pinned.clone()),
+        cpu,
+        rounds: runs.iter().map(|r| r.rounds).sum(),
+        seconds,
+        settings: *settings,
+        converged: all_within(&rates, &references, settings.target),
+        search_nodes: runs.first().map_or(0, |r| r.search_nodes),
+        processes: runs.len(),
+        rows,
+    })
+}
+
 /// Measure every table on this CPU within `settings`, calling `progress` before
 /// each round with (round, seconds so far).
 pub fn measure(settings: &Settings, progress: impl FnMut(usize, f64)) -> Report {
@@ -397,6 +527,7 @@ pub fn measure(settings: &Settings, progress: impl FnMut(usize, f64)) -> Report 
         settings: *settings,
         converged: rounds.converged,
         search_nodes,
+        processes: 1,
         rows,
     }
 }

@@ -97,7 +97,7 @@ pub(crate) fn json(r: &Report, choice: &Choice, d: &Decision) -> String {
         "{{\"schema\":{},\"version\":{VERSION},\"brokkr\":{},\
          \"cpu\":{{\"vendor\":{},\"brand\":{},\"family\":{},\"model\":{},\"features\":{},\"fast_pext\":{}}},\
          \"run\":{{\"rounds\":{},\"seconds\":{:.3},\"budget_seconds\":{},\"target\":{},\"converged\":{},\
-         \"pinned_core\":{core},\"pin_note\":{pin_note},\"search_nodes\":{}}},\
+         \"pinned_core\":{core},\"pin_note\":{pin_note},\"search_nodes\":{},\"processes\":{}}},\
          \"rows\":[{}],\
          \"pick\":{{\"bits\":{},\"bits_reason\":{},\"slider\":{},\"slider_reason\":{},\"simd\":{}}},\
          \"fastest\":{{{}}},\
@@ -116,6 +116,7 @@ pub(crate) fn json(r: &Report, choice: &Choice, d: &Decision) -> String {
         r.settings.target,
         r.converged,
         r.search_nodes,
+        r.processes,
         rows.join(","),
         json_str(choice.bits.name()),
         json_str(&source_text(&choice.bits_source)),

@@ -17,7 +17,8 @@ use std::time::Duration;
 
 /// The help text of `brokkr paths`.
 pub const HELP: &str = "\
-usage: brokkr paths [--time SECONDS] [--target PERCENT] [--json] [--svg FILE] [--save]
+usage: brokkr paths [--time SECONDS] [--target PERCENT] [--processes N] [--json]
+                    [--svg FILE] [--save]
 
 Measures, on this CPU, four tables: lsb/msb/popcount of every bitscan path; perft of
 every slider backend and bit path (and the quad-bitboard board); search speed with
@@ -30,6 +31,10 @@ what a pick changes in play.
   --time SECONDS    the time budget, 0.5 to 600 (default 10): rounds stop when it
                     is spent, or earlier once every interval is within the target
   --target PERCENT  the interval each ratio is measured to, 0.1 to 50 (default 2)
+  --processes N     measure in N processes one after another, 1 to 16 (default
+                    3), each with its share of the budget, and pool their rounds:
+                    where code and buffers land in memory differs from process
+                    to process, and moves some rows by a few percent
   --json            print the results as JSON (schema brokkr-paths, version 2,
                     described in docs/speed.md)
   --svg FILE        draw the tables as bar charts with their intervals into FILE
@@ -39,7 +44,11 @@ what a pick changes in play.
                     keeps the CPU's defaults. Each pick's note says how sure it is.";
 
 pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
-    let a = Args::parse(args, &["time", "target", "svg"], &["json", "save"])?;
+    let a = Args::parse(
+        args,
+        &["time", "target", "svg", "processes"],
+        &["json", "save", "child"],
+    )?;
     if let Some(extra) = a.positional.first() {
         return Err(format!(
             "unexpected argument '{}'\n{HELP}",
@@ -50,6 +59,12 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
         budget: Duration::from_secs_f64(number(&a, "time", 10.0, 0.5, 600.0)?),
         target: number(&a, "target", 2.0, 0.1, 50.0)? / 100.0,
     };
+    let processes = super::bench::parse_range(&a, "processes", 3, 1, 16)?;
+    // A measuring process started by another: its rounds, raw, and nothing else.
+    if a.flag("child") {
+        let report = measure(&settings, |_, _| {});
+        return write!(out, "{}", report.raw()).map_err(write_error);
+    }
     // Open the picture's file before the measuring, so a bad path costs no wait.
     let mut picture = match a.value("svg") {
         Some(file) => Some(
@@ -60,11 +75,15 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     };
     let show = std::io::stderr().is_terminal();
     let budget = settings.budget.as_secs_f64();
-    let report = measure(&settings, |round, secs| {
-        if show {
-            note!("\r\x1b[2K[{secs:4.1} s of {budget} s] round {round}...");
-        }
-    });
+    let report = if processes == 1 {
+        measure(&settings, |round, secs| {
+            if show {
+                note!("\r\x1b[2K[{secs:4.1} s of {budget} s] round {round}...");
+            }
+        })
+    } else {
+        pooled(&settings, processes, show)?
+    };
     if show {
         note!("\r\x1b[2K");
     }
@@ -100,6 +119,44 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
         );
     }
     Ok(())
+}
+
+/// Measure in `processes` child processes, one after another, each with its
+/// share of the budget (at least half a second), and pool their rounds.
+fn pooled(settings: &Settings, processes: usize, show: bool) -> Result<Report, String> {
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find brokkr itself: {e}"))?;
+    let start = std::time::Instant::now();
+    let share = (settings.budget.as_secs_f64() / processes as f64).max(0.5);
+    let mut runs = Vec::new();
+    for k in 1..=processes {
+        if show {
+            note!(
+                "\r\x1b[2K[{:4.1} s] measuring in process {k} of {processes}...",
+                start.elapsed().as_secs_f64()
+            );
+        }
+        let o = std::process::Command::new(&exe)
+            .args(["paths", "--child", "--processes", "1", "--time"])
+            .arg(format!("{share}"))
+            .arg("--target")
+            .arg(format!("{}", settings.target * 100.0))
+            .stderr(std::process::Stdio::piped())
+            .output()
+            .map_err(|e| format!("cannot start a measuring process: {e}"))?;
+        if !o.status.success() {
+            return Err(format!(
+                "a measuring process failed ({}): {}",
+                o.status,
+                String::from_utf8_lossy(&o.stderr).trim()
+            ));
+        }
+        runs.push(crate::measure::Raw::parse(&String::from_utf8_lossy(
+            &o.stdout,
+        ))?);
+    }
+    let cpu = crate::bits::Cpu::detect();
+    let rows = crate::measure::plan_rows(&cpu);
+    crate::measure::pool(cpu, rows, &runs, settings, start.elapsed().as_secs_f64())
 }
 
 /// The value of `--name`, a number from `lo` to `hi`, or `default`.

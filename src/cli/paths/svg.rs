@@ -72,9 +72,9 @@ fn title(r: &Report, s: &mut String) {
     );
     let _ = writeln!(
         s,
-        "<text x=\"16\" y=\"66\" font-size=\"12\">{} interleaved rounds in {:.1} s, {pinned}. \
+        "<text x=\"16\" y=\"66\" font-size=\"12\">{} interleaved rounds in {} process(es), {:.1} s, {pinned}. \
          Bars: speed relative to brokkr&apos;s pick (orange) in each table, median; whiskers: 95% interval.</text>",
-        r.rounds, r.seconds
+        r.rounds, r.processes, r.seconds
     );
 }
 

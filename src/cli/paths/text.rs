@@ -76,9 +76,14 @@ fn cpu_text(r: &Report, s: &mut String) {
             r.settings.target * 100.0
         )
     };
+    let processes = if r.processes > 1 {
+        format!(" in {} processes (each pinned to its core)", r.processes)
+    } else {
+        String::new()
+    };
     let _ = writeln!(
         s,
-        "Measured {} interleaved rounds in {:.1} s (budget {} s), {pinned}; {ended}.",
+        "Measured {} interleaved rounds{processes} in {:.1} s (budget {} s), {pinned}; {ended}.",
         r.rounds,
         r.seconds,
         r.settings.budget.as_secs_f64()
