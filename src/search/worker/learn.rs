@@ -30,8 +30,8 @@ impl<E: Engine> Worker<'_, E> {
                 f.killers[0] = best;
             }
             let prev = self.stack.before(ply, 1);
-            if prev.piece < 12 {
-                self.data.histories.countermove[prev.piece as usize][prev.to as usize] = best;
+            if let Some((piece, to)) = prev.moved() {
+                self.data.histories.countermove[piece][to] = best;
             }
             self.update_quiet(ply, us, best, bonus);
             for &q in quiets {
@@ -52,11 +52,8 @@ impl<E: Engine> Worker<'_, E> {
         history::update(&mut h.butterfly[us.index()][m.from().index()][to], bonus);
         for back in [1, 2] {
             let f = self.stack.before(ply, back);
-            if f.piece < 12 {
-                history::update(
-                    &mut h.continuation[f.piece as usize][f.to as usize][piece][to],
-                    bonus,
-                );
+            if let Some((prev_piece, prev_to)) = f.moved() {
+                history::update(&mut h.continuation[prev_piece][prev_to][piece][to], bonus);
             }
         }
     }

@@ -3,6 +3,7 @@
 
 use super::stack::Frame;
 use super::{Evals, Worker};
+use crate::board::NO_PIECE;
 use crate::engine::Engine;
 use crate::search::movepick::{is_noisy, MovePicker};
 use crate::search::params::*;
@@ -163,10 +164,11 @@ impl<E: Engine> Worker<'_, E> {
         // Step 10. The move loop.
         let us = self.board.side_to_move();
         let prev = *self.stack.before(ply, 1);
-        let counter = if prev.piece < 12 && self.features.refutations {
-            self.data.histories.countermove[prev.piece as usize][prev.to as usize]
-        } else {
-            Move::NULL
+        let counter = match prev.moved() {
+            Some((piece, to)) if self.features.refutations => {
+                self.data.histories.countermove[piece][to]
+            }
+            _ => Move::NULL,
         };
         let killers = if self.features.refutations {
             self.stack.at(ply).killers
@@ -534,7 +536,7 @@ impl<E: Engine> Worker<'_, E> {
     fn null_move(&mut self, beta: i32, depth: i32, ply: usize, cut_node: bool) -> i32 {
         let f = self.stack.at_mut(ply);
         f.mv = Move::NULL;
-        f.piece = 12;
+        f.piece = NO_PIECE;
         self.keys.push(self.board.key());
         let undo = self.board.make_null_undoable::<E::Bits>();
         if self.nnue.is_some() {

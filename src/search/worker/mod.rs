@@ -203,7 +203,7 @@ impl<'a, E: Engine> Worker<'a, E> {
         let h = &self.data.histories;
         let at = |back: usize| {
             let f = self.stack.before(ply, back);
-            (f.piece < 12).then(|| &h.continuation[f.piece as usize][f.to as usize])
+            f.moved().map(|(piece, to)| &h.continuation[piece][to])
         };
         [at(1), at(2)]
     }

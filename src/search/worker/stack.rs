@@ -1,6 +1,7 @@
 //! The search stack: what the search keeps per ply, one [`Frame`] a ply, read
 //! by ply and by distance from it (Stockfish's `ss - 1`, `ss + 2`).
 
+use crate::board::NO_PIECE;
 use crate::search::score::{MAX_PLY, VALUE_NONE};
 use crate::types::*;
 
@@ -20,7 +21,7 @@ const FRAMES_ABOVE_MAX_PLY: usize = 4;
 pub(super) struct Frame {
     /// The move played from this ply (null for a null move).
     pub mv: Move,
-    /// The moved piece's index (0..12), 12 for none, and the target square: the
+    /// The moved piece's index (0..12), [`NO_PIECE`] for none, and the target square: the
     /// continuation-history coordinates of the move.
     pub piece: u8,
     pub to: u8,
@@ -33,11 +34,20 @@ pub(super) struct Frame {
     pub extensions: i32,
 }
 
+impl Frame {
+    /// The piece that moved into this ply and its target square, as the
+    /// histories index them; `None` after a null move and at the root.
+    #[inline(always)]
+    pub fn moved(&self) -> Option<(usize, usize)> {
+        (self.piece < NO_PIECE).then_some((self.piece as usize, self.to as usize))
+    }
+}
+
 impl Default for Frame {
     fn default() -> Frame {
         Frame {
             mv: Move::NULL,
-            piece: 12,
+            piece: NO_PIECE,
             to: 0,
             static_eval: VALUE_NONE,
             killers: [Move::NULL; 2],
