@@ -46,29 +46,30 @@ pub trait Engine: Copy + Default + Send + Sync + fmt::Debug + 'static {
 }
 
 /// The [`Engine`] made of bit path `B`, backend `S` and vector path `V` (the
-/// baseline path unless named).
-pub struct Pair<B: Bits, S: Slider, V: Vector = Baseline>(PhantomData<(B, S, V)>);
+/// baseline path unless named): the three paths `brokkr paths` measures, bundled
+/// as one type for the search.
+pub struct Paths<B: Bits, S: Slider, V: Vector = Baseline>(PhantomData<(B, S, V)>);
 
 // By hand, not derived: a derive would ask the type parameters for the traits
 // too, and a vector path's token has no `Default` (only `detect` makes one).
-impl<B: Bits, S: Slider, V: Vector> Clone for Pair<B, S, V> {
+impl<B: Bits, S: Slider, V: Vector> Clone for Paths<B, S, V> {
     fn clone(&self) -> Self {
         *self
     }
 }
-impl<B: Bits, S: Slider, V: Vector> Copy for Pair<B, S, V> {}
-impl<B: Bits, S: Slider, V: Vector> Default for Pair<B, S, V> {
+impl<B: Bits, S: Slider, V: Vector> Copy for Paths<B, S, V> {}
+impl<B: Bits, S: Slider, V: Vector> Default for Paths<B, S, V> {
     fn default() -> Self {
-        Pair(PhantomData)
+        Paths(PhantomData)
     }
 }
-impl<B: Bits, S: Slider, V: Vector> fmt::Debug for Pair<B, S, V> {
+impl<B: Bits, S: Slider, V: Vector> fmt::Debug for Paths<B, S, V> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Pair<{}, {}>", std::any::type_name::<B>(), V::PATH)
+        write!(f, "Paths<{}, {}>", std::any::type_name::<B>(), V::PATH)
     }
 }
 
-impl<B: Bits, S: Slider, V: Vector> Engine for Pair<B, S, V> {
+impl<B: Bits, S: Slider, V: Vector> Engine for Paths<B, S, V> {
     type Bits = B;
     type Slider = S;
     type Vector = V;
@@ -180,43 +181,43 @@ macro_rules! with_engine {
         use $crate::nnue::vector::VectorPath as __V;
         match ($bits, $slider) {
             (__P::Bmi, __K::Magic) => $crate::with_vector!($vector, __Vec => {
-                type $E = $crate::engine::Pair<$crate::bits::Bmi, $crate::attacks::Magic, __Vec>;
+                type $E = $crate::engine::Paths<$crate::bits::Bmi, $crate::attacks::Magic, __Vec>;
                 $body
             }),
             (__P::Bmi, __K::Pext) => $crate::with_vector!($vector, __Vec => {
-                type $E = $crate::engine::Pair<$crate::bits::Bmi, $crate::attacks::Pext, __Vec>;
+                type $E = $crate::engine::Paths<$crate::bits::Bmi, $crate::attacks::Pext, __Vec>;
                 $body
             }),
             (__P::Bmi, __K::Rotated) => {
-                type $E = $crate::engine::Pair<$crate::bits::Bmi, $crate::attacks::Rotated>;
+                type $E = $crate::engine::Paths<$crate::bits::Bmi, $crate::attacks::Rotated>;
                 $body
             }
             (__P::Bmi, __K::Kindergarten) => {
-                type $E = $crate::engine::Pair<$crate::bits::Bmi, $crate::attacks::Kindergarten>;
+                type $E = $crate::engine::Paths<$crate::bits::Bmi, $crate::attacks::Kindergarten>;
                 $body
             }
             (__P::Bmi, __K::RayLoop) => {
-                type $E = $crate::engine::Pair<$crate::bits::Bmi, $crate::attacks::RayLoop>;
+                type $E = $crate::engine::Paths<$crate::bits::Bmi, $crate::attacks::RayLoop>;
                 $body
             }
             (__P::Asm, __K::Magic) => {
-                type $E = $crate::engine::Pair<$crate::bits::Asm, $crate::attacks::Magic>;
+                type $E = $crate::engine::Paths<$crate::bits::Asm, $crate::attacks::Magic>;
                 $body
             }
             (__P::Table, __K::Magic) => {
-                type $E = $crate::engine::Pair<$crate::bits::Table, $crate::attacks::Magic>;
+                type $E = $crate::engine::Paths<$crate::bits::Table, $crate::attacks::Magic>;
                 $body
             }
             (__P::Extern, __K::Magic) => {
-                type $E = $crate::engine::Pair<$crate::bits::Extern, $crate::attacks::Magic>;
+                type $E = $crate::engine::Paths<$crate::bits::Extern, $crate::attacks::Magic>;
                 $body
             }
             (__P::ExternBmi, __K::Magic) => {
-                type $E = $crate::engine::Pair<$crate::bits::ExternBmi, $crate::attacks::Magic>;
+                type $E = $crate::engine::Paths<$crate::bits::ExternBmi, $crate::attacks::Magic>;
                 $body
             }
             _ => {
-                type $E = $crate::engine::Pair<$crate::bits::Portable, $crate::attacks::Magic>;
+                type $E = $crate::engine::Paths<$crate::bits::Portable, $crate::attacks::Magic>;
                 $body
             }
         }

@@ -7,7 +7,7 @@ mod common;
 use brokkr::attacks::Magic;
 use brokkr::bits::Portable;
 use brokkr::board::Board;
-use brokkr::engine::Pair;
+use brokkr::engine::Paths;
 use brokkr::search::skill::{Skill, ELO_MAX, ELO_MIN, FULL_STRENGTH_ELO};
 use brokkr::search::{
     search, Bound, Control, Event, Info, Limits, SearchResult, Settings, ThreadData,
@@ -16,7 +16,7 @@ use brokkr::search::{
 use common::{is_legal, word_after, Engine};
 use std::collections::BTreeMap;
 
-type E = Pair<Portable, Magic>;
+type E = Paths<Portable, Magic>;
 
 /// A middlegame with several playable moves.
 const OPEN: &str = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";

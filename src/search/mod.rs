@@ -394,10 +394,10 @@ mod tests {
     use super::*;
     use crate::attacks::Magic;
     use crate::bits::Portable;
-    use crate::engine::Pair;
+    use crate::engine::Paths;
     use std::sync::Mutex;
 
-    type E = Pair<Portable, Magic>;
+    type E = Paths<Portable, Magic>;
 
     /// Search `fen` within `limits` on a thread of its own; `during` runs while
     /// it searches, with the control and whether the search has returned yet.

@@ -168,7 +168,7 @@ mod tests {
     use crate::attacks::Magic;
     use crate::bits::Portable;
     use crate::board::Board;
-    use crate::engine::Pair;
+    use crate::engine::Paths;
     use crate::search::score::{mate_in, MATE, MATE_IN_MAX, VALUE_NONE};
     use crate::search::tt::{Bound, TranspositionTable};
     use crate::search::{Control, Limits, Settings, Shared, ThreadData};
@@ -176,7 +176,7 @@ mod tests {
     use std::sync::atomic::{AtomicBool, AtomicU64};
     use std::time::Instant;
 
-    type E = Pair<Portable, Magic>;
+    type E = Paths<Portable, Magic>;
 
     /// Run `f` with a search thread at `fen` and its hash table.
     fn with_worker<R>(fen: &str, f: impl FnOnce(&mut Worker<E>, &TranspositionTable) -> R) -> R {
