@@ -24,28 +24,7 @@ const OPEN: &str = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQk
 /// A fresh single-thread search of `fen` (new hash, new histories): a function
 /// of the limits and settings alone.
 fn fresh(fen: &str, limits: &Limits, settings: &Settings) -> (Board<Magic>, SearchResult) {
-    let b = Board::<Magic>::from_fen(fen).unwrap();
-    let tt = TranspositionTable::new(2).unwrap();
-    let mut data = vec![ThreadData::new()];
-    let r = std::thread::scope(|s| {
-        std::thread::Builder::new()
-            .stack_size(brokkr::search::STACK_SIZE)
-            .spawn_scoped(s, || {
-                search::<E>(
-                    &b,
-                    &[],
-                    limits,
-                    settings,
-                    &tt,
-                    &Control::default(),
-                    &mut data,
-                    &|_| {},
-                )
-            })
-            .unwrap()
-            .join()
-            .unwrap()
-    });
+    let (b, r, _) = fresh_lines(fen, limits, settings);
     (b, r)
 }
 
