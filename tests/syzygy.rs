@@ -5,9 +5,17 @@
 //! of that material with python-chess's WDL and DTZ values, written by
 //! `tests/data/make_syzygy_ref.py` (the command is in tests/data/SOURCES.md), so
 //! this test needs no python. Every value must agree.
+//!
+//! The 5-piece tables with pawns are too large to commit: their reference
+//! (`syzygy-ref-shared.txt`) is checked against `../shared/data/syzygy`; without
+//! it that check says so loudly and fails when `CI` (or
+//! `BROKKR_REQUIRE_PYTHON_CHESS=1`) is set, as CI has it.
+
+mod common;
 
 use brokkr::board::Board;
 use brokkr::syzygy::{best_ranked, RootScale, Tablebase, TbError, Wdl};
+use common::skipped;
 use std::path::{Path, PathBuf};
 
 fn data(name: &str) -> PathBuf {
@@ -23,6 +31,32 @@ fn tables() -> Tablebase {
         .expect("tests/data/syzygy");
     assert!(r.rejected.is_empty(), "{:?}", r.rejected);
     tb
+}
+
+/// The tables of `../shared/data/syzygy` (all of tests/data/syzygy's and the
+/// 5-piece KRPvKR and KRRvKR), or `None` after [`skipped`] says `what` did not
+/// run: a failure under CI, which has them.
+fn shared_tables(what: &str) -> Option<Tablebase> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/syzygy");
+    let missing: Vec<&str> = ["KRPvKR", "KRRvKR"]
+        .into_iter()
+        .filter(|t| {
+            !dir.join(format!("{t}.rtbw")).exists() || !dir.join(format!("{t}.rtbz")).exists()
+        })
+        .collect();
+    if !missing.is_empty() {
+        skipped(&format!(
+            "syzygy: {} lacks {}: {what} did NOT run.\n\
+             (CI has ../shared/data/syzygy; with CI set this is a failure.)",
+            dir.display(),
+            missing.join(", ")
+        ));
+        return None;
+    }
+    let mut tb = Tablebase::new();
+    let r = tb.add_directory(&dir).expect("the shared tables");
+    assert!(r.rejected.is_empty(), "{:?}", r.rejected);
+    Some(tb)
 }
 
 /// Compare every line `FEN;WDL;DTZ` of a reference file; returns the number of
@@ -74,23 +108,17 @@ fn agrees_with_python_chess_on_the_reference_positions() {
 }
 
 /// The 5-piece tables with pawns are too large to commit: checked against
-/// `../shared/data/syzygy` when it is there (tests/data/syzygy-ref-shared.txt
-/// was written from it), else skipped with a note.
+/// `../shared/data/syzygy` (tests/data/syzygy-ref-shared.txt was written from
+/// it), which CI has.
 #[test]
 fn agrees_with_python_chess_on_the_shared_five_piece_tables() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/syzygy");
-    if !dir.join("KRPvKR.rtbw").exists() {
-        eprintln!(
-            "syzygy: {} has no KRPvKR table; the 5-piece pawn check did NOT run",
-            dir.display()
-        );
+    let Some(tb) = shared_tables("the 5-piece pawn check (syzygy-ref-shared.txt)") else {
         return;
-    }
-    let mut tb = Tablebase::new();
-    tb.add_directory(&dir).expect("the shared tables");
+    };
     let text = std::fs::read_to_string(data("syzygy-ref-shared.txt")).expect("reference");
     let (n, wdl_bad, dtz_bad) = check_reference(&tb, &text);
     eprintln!("{n} shared positions: {wdl_bad} WDL and {dtz_bad} DTZ mismatches");
+    assert!(n >= 2000, "only {n} shared reference positions");
     assert_eq!((wdl_bad, dtz_bad), (0, 0));
 }
 
