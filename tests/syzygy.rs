@@ -3,18 +3,22 @@
 //! `tests/data/syzygy/` holds every 3- and 4-piece table and three 5-piece ones
 //! (KQRvKR, KRBvKR, KRNvKR); `tests/data/syzygy-ref.txt` holds random positions
 //! of that material with python-chess's WDL and DTZ values, written by
-//! `tests/data/make_syzygy_ref.py` (the command is in tests/data/SOURCES.md), so
-//! this test needs no python. Every value must agree.
+//! `tests/data/make_syzygy_ref.py`, and `tests/data/syzygy-edge.txt` the
+//! positions at the fifty-move rule's edges that random ones miss (cursed wins,
+//! blessed losses, DTZ near 100, each table's largest DTZ), written by
+//! `tests/data/make_syzygy_edge.py` (the commands are in tests/data/SOURCES.md),
+//! so this test needs no python. Every value must agree.
 //!
-//! The 5-piece tables with pawns are too large to commit: their reference
-//! (`syzygy-ref-shared.txt`) is checked against `../shared/data/syzygy`; without
-//! it that check says so loudly and fails when `CI` (or
-//! `BROKKR_REQUIRE_PYTHON_CHESS=1`) is set, as CI has it.
+//! The 5-piece tables with pawns are too large to commit: their references
+//! (`syzygy-ref-shared.txt`, `syzygy-edge-shared.txt`) are checked against
+//! `../shared/data/syzygy`; without it those checks say so loudly and fail when
+//! `CI` (or `BROKKR_REQUIRE_PYTHON_CHESS=1`) is set, as CI has it.
 
 mod common;
 
 use brokkr::board::Board;
 use brokkr::syzygy::{best_ranked, RootScale, Tablebase, TbError, Wdl};
+use brokkr::types::Color;
 use common::skipped;
 use std::path::{Path, PathBuf};
 
@@ -59,31 +63,36 @@ fn shared_tables(what: &str) -> Option<Tablebase> {
     Some(tb)
 }
 
+/// The lines `FEN;WDL;DTZ` of a reference file (`#` lines are comments).
+fn reference_lines(text: &str) -> Vec<(&str, i32, i32)> {
+    text.lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|line| {
+            let f: Vec<&str> = line.split(';').collect();
+            assert_eq!(f.len(), 3, "bad reference line {line}");
+            (f[0], f[1].parse().unwrap(), f[2].parse().unwrap())
+        })
+        .collect()
+}
+
 /// Compare every line `FEN;WDL;DTZ` of a reference file; returns the number of
 /// positions and prints the mismatches.
 fn check_reference(tb: &Tablebase, text: &str) -> (usize, usize, usize) {
     let (mut n, mut wdl_bad, mut dtz_bad) = (0, 0, 0);
-    for line in text
-        .lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-    {
-        let f: Vec<&str> = line.split(';').collect();
-        assert_eq!(f.len(), 3, "bad reference line {line}");
-        let b: Board = Board::from_fen(f[0]).unwrap_or_else(|e| panic!("{}: {e:?}", f[0]));
-        let want_wdl: i32 = f[1].parse().unwrap();
-        let want_dtz: i32 = f[2].parse().unwrap();
+    for (fen, want_wdl, want_dtz) in reference_lines(text) {
+        let b: Board = Board::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e:?}"));
         let wdl = tb.try_probe_wdl(&b).map(Wdl::value);
         let dtz = tb.try_probe_dtz(&b);
         if wdl != Ok(want_wdl) {
             wdl_bad += 1;
             if wdl_bad <= 10 {
-                eprintln!("WDL {}: brokkr {wdl:?}, python-chess {want_wdl}", f[0]);
+                eprintln!("WDL {fen}: brokkr {wdl:?}, python-chess {want_wdl}");
             }
         }
         if dtz != Ok(want_dtz) {
             dtz_bad += 1;
             if dtz_bad <= 10 {
-                eprintln!("DTZ {}: brokkr {dtz:?}, python-chess {want_dtz}", f[0]);
+                eprintln!("DTZ {fen}: brokkr {dtz:?}, python-chess {want_dtz}");
             }
         }
         n += 1;
@@ -122,6 +131,90 @@ fn agrees_with_python_chess_on_the_shared_five_piece_tables() {
     assert_eq!((wdl_bad, dtz_bad), (0, 0));
 }
 
+fn edge_text() -> String {
+    std::fs::read_to_string(data("syzygy-edge.txt")).expect("tests/data/syzygy-edge.txt")
+}
+
+/// Whether the side to move of `fen` is White.
+fn white_to_move(fen: &str) -> bool {
+    board(fen).side_to_move() == Color::White
+}
+
+/// A kind of reference line, by its WDL and DTZ.
+type Kind = fn(i32, i32) -> bool;
+
+/// Cursed wins, blessed losses, DTZ near 100 and each table's largest DTZ
+/// (tests/data/syzygy-edge.txt): random positions almost never reach them.
+/// Of the committed tables only KRBvKR has WDL +-1 or |DTZ| above 65 (see
+/// SOURCES.md), so the first kinds are all KRBvKR's.
+#[test]
+fn agrees_with_python_chess_at_the_fifty_move_edges() {
+    let tb = tables();
+    let text = edge_text();
+    let lines = reference_lines(&text);
+    // The file must hold every kind, with either side to move, or this test
+    // would check less than its name says.
+    for white in [true, false] {
+        // (kind, test, at least this many lines with each side to move)
+        let kinds: [(&str, Kind, usize); 6] = [
+            ("cursed wins", |w, _| w == 1, 20),
+            ("blessed losses", |w, _| w == -1, 20),
+            (
+                "wins with DTZ 90..=100",
+                |w, d| w == 2 && (90..=100).contains(&d),
+                5,
+            ),
+            (
+                "losses with DTZ -100..=-90",
+                |w, d| w == -2 && (-100..=-90).contains(&d),
+                5,
+            ),
+            (
+                "cursed wins with DTZ 101 (one ply too many)",
+                |w, d| w == 1 && d == 101,
+                1,
+            ),
+            (
+                "losses with DTZ -100 (the last ply)",
+                |w, d| w == -2 && d == -100,
+                1,
+            ),
+        ];
+        for (kind, is, least) in kinds {
+            let n = lines
+                .iter()
+                .filter(|&&(fen, w, d)| is(w, d) && white_to_move(fen) == white)
+                .count();
+            let side = if white { "White" } else { "Black" };
+            assert!(
+                n >= least,
+                "syzygy-edge.txt: {n} {kind} with {side} to move"
+            );
+        }
+    }
+    let (n, wdl_bad, dtz_bad) = check_reference(&tb, &text);
+    eprintln!("{n} edge positions: {wdl_bad} WDL and {dtz_bad} DTZ mismatches");
+    assert_eq!(
+        (wdl_bad, dtz_bad),
+        (0, 0),
+        "mismatches against python-chess"
+    );
+}
+
+/// The largest DTZ python-chess found in KRPvKR and KRRvKR
+/// (tests/data/syzygy-edge-shared.txt), against `../shared/data/syzygy`.
+#[test]
+fn agrees_with_python_chess_on_the_largest_dtz_of_the_shared_tables() {
+    let Some(tb) = shared_tables("the largest-DTZ check (syzygy-edge-shared.txt)") else {
+        return;
+    };
+    let text = std::fs::read_to_string(data("syzygy-edge-shared.txt")).expect("reference");
+    let (n, wdl_bad, dtz_bad) = check_reference(&tb, &text);
+    eprintln!("{n} shared edge positions: {wdl_bad} WDL and {dtz_bad} DTZ mismatches");
+    assert!(n >= 8, "only {n} shared edge positions");
+    assert_eq!((wdl_bad, dtz_bad), (0, 0));
+}
+
 fn board(fen: &str) -> Board {
     Board::from_fen(fen).unwrap()
 }
@@ -148,11 +241,6 @@ fn en_passant_can_change_the_result() {
     assert_eq!(probe(&tb, "2k5/8/8/8/1Pp5/8/5K2/8 b - - 0 1"), (0, 0));
 }
 
-const CURSED: &str = "8/1r1B4/8/8/8/8/4RK1k/8 w - - 0 1";
-const BLESSED: &str = "8/8/3R4/8/2k1r3/K7/8/2b5 w - - 0 1";
-/// A win whose zeroing move is 97 plies away: just inside the rule.
-const NEAR_100: &str = "8/2R5/4b3/8/8/4k2r/8/5K2 b - - 0 1";
-
 fn scale() -> RootScale {
     RootScale {
         win: 31_000,
@@ -160,59 +248,86 @@ fn scale() -> RootScale {
     }
 }
 
+/// Every cursed win and blessed loss of tests/data/syzygy-edge.txt (python-chess's
+/// WDL +1 and -1; they replace three hand-picked positions).
 #[test]
 fn cursed_wins_and_blessed_losses() {
     let tb = tables();
-    assert_eq!(probe(&tb, CURSED), (1, 102));
-    assert_eq!(probe(&tb, BLESSED), (-1, -113));
-    assert_eq!(tb.probe_wdl(&board(CURSED)), Some(Wdl::CursedWin));
-    assert_eq!(tb.probe_wdl(&board(BLESSED)), Some(Wdl::BlessedLoss));
-
-    // With the fifty-move rule a cursed win is worth a little more than a draw,
-    // without it a win.
-    let b = board(CURSED);
-    let ranked = tb.rank_root_moves(&b, true, false, &scale()).unwrap();
-    let best = best_ranked(&ranked);
-    assert!(best.iter().all(|m| m.score > 0 && m.score < 50), "{best:?}");
-    let ranked = tb.rank_root_moves(&b, false, false, &scale()).unwrap();
-    assert!(best_ranked(&ranked).iter().all(|m| m.score == 31_000));
-
-    // A blessed loss: a little less than a draw with the rule, lost without.
-    let b = board(BLESSED);
-    let best = best_ranked(&tb.rank_root_moves(&b, true, false, &scale()).unwrap());
-    assert!(
-        best.iter().all(|m| m.score < 0 && m.score > -50),
-        "{best:?}"
-    );
-    let best = best_ranked(&tb.rank_root_moves(&b, false, false, &scale()).unwrap());
-    assert!(best.iter().all(|m| m.score == -31_000), "{best:?}");
+    let text = edge_text();
+    let mut seen = [0, 0];
+    for (fen, wdl, _) in reference_lines(&text) {
+        if wdl.abs() != 1 {
+            continue;
+        }
+        let b = board(fen);
+        let want = if wdl == 1 {
+            Wdl::CursedWin
+        } else {
+            Wdl::BlessedLoss
+        };
+        assert_eq!(tb.probe_wdl(&b), Some(want), "{fen}");
+        // With the fifty-move rule a cursed win is worth a little more than a
+        // draw and a blessed loss a little less; without it, a win and a loss.
+        let best = best_ranked(&tb.rank_root_moves(&b, true, false, &scale()).unwrap());
+        assert!(!best.is_empty(), "{fen}");
+        assert!(
+            best.iter().all(|m| m.score * wdl > 0 && m.score.abs() < 50),
+            "{fen} {best:?}"
+        );
+        let best = best_ranked(&tb.rank_root_moves(&b, false, false, &scale()).unwrap());
+        assert!(
+            best.iter().all(|m| m.score == wdl * 31_000),
+            "{fen} {best:?}"
+        );
+        seen[usize::from(wdl > 0)] += 1;
+    }
+    assert!(seen[0] >= 20 && seen[1] >= 20, "blessed, cursed: {seen:?}");
 }
 
+/// Every win of tests/data/syzygy-edge.txt with python-chess's DTZ from 90 to
+/// 100: won with a clock of 100 - DTZ, one ply short with 101 - DTZ.
 #[test]
 fn dtz_near_the_fifty_move_boundary() {
     let tb = tables();
-    assert_eq!(probe(&tb, NEAR_100), (2, 97));
-    // From a fresh clock the win is safe: every kept move keeps it, within the
-    // hundred plies.
-    let b = board(NEAR_100);
-    let best = best_ranked(&tb.rank_root_moves(&b, true, false, &scale()).unwrap());
-    assert!(!best.is_empty());
-    for m in &best {
-        assert_eq!(m.score, 31_000);
-        let after = b.with_move::<brokkr::bits::Portable>(m.mv);
-        let dtz = -tb.try_probe_dtz(&after).unwrap();
+    let text = edge_text();
+    let mut n = 0;
+    for (fen, wdl, dtz) in reference_lines(&text) {
+        if wdl != 2 || !(90..=100).contains(&dtz) {
+            continue;
+        }
+        n += 1;
+        // From a fresh clock the win is safe: every kept move keeps it, its
+        // zeroing move within the hundred plies.
+        let b = board(fen);
+        let best = best_ranked(&tb.rank_root_moves(&b, true, false, &scale()).unwrap());
+        assert!(!best.is_empty(), "{fen}");
+        for m in &best {
+            assert_eq!(m.score, 31_000, "{fen} {m:?}");
+            let after = b.with_move::<brokkr::bits::Portable>(m.mv);
+            let left = -tb.try_probe_dtz(&after).unwrap();
+            assert!(
+                after.halfmove_clock() == 0 || left > 0 && left < dtz.max(99),
+                "{fen} {m:?} {left}"
+            );
+        }
+        assert!(fen.ends_with(" 0 1"), "{fen}: the clocks should be 0 1");
+        let with_clock = |clock: i32| board(&fen.replace(" 0 1", &format!(" {clock} 1")));
+        // With the clock at 100 - DTZ the last ply still converts it.
+        let just = with_clock(100 - dtz);
+        let best = best_ranked(&tb.rank_root_moves(&just, true, false, &scale()).unwrap());
+        assert!(best.iter().all(|m| m.score == 31_000), "{fen} {best:?}");
+        // One ply later it cannot be won in time: the best is a small plus,
+        // and without the rule it is still a win.
+        let late = with_clock(101 - dtz);
+        let best = best_ranked(&tb.rank_root_moves(&late, true, false, &scale()).unwrap());
         assert!(
-            dtz > 0 && dtz < 99 || after.halfmove_clock() == 0,
-            "{m:?} {dtz}"
+            best.iter().all(|m| m.score > 0 && m.score < 50),
+            "{fen} {best:?}"
         );
+        let best = best_ranked(&tb.rank_root_moves(&late, false, false, &scale()).unwrap());
+        assert!(best.iter().all(|m| m.score == 31_000), "{fen} {best:?}");
     }
-    // Ten plies later the same position cannot be won in time: the best is a
-    // small plus, and without the rule it is still a win.
-    let late = board(&NEAR_100.replace(" 0 1", " 10 1"));
-    let best = best_ranked(&tb.rank_root_moves(&late, true, false, &scale()).unwrap());
-    assert!(best.iter().all(|m| m.score > 0 && m.score < 50), "{best:?}");
-    let best = best_ranked(&tb.rank_root_moves(&late, false, false, &scale()).unwrap());
-    assert!(best.iter().all(|m| m.score == 31_000), "{best:?}");
+    assert!(n >= 10, "only {n} wins with DTZ 90..=100");
 }
 
 #[test]
