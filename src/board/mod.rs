@@ -178,6 +178,16 @@ pub struct Board<S: Slider = Magic> {
     slider: S::State,
 }
 
+impl Board<crate::attacks::KoggeStone> {
+    /// This board with its Kogge-Stone fills on the path `state` names: one
+    /// instantiation measures every fill path (`brokkr paths`), since the path is
+    /// the board's state, not its type.
+    pub fn with_fills(mut self, state: crate::attacks::KoggeStoneState) -> Self {
+        self.slider = state;
+        self
+    }
+}
+
 impl<S: Slider> Board<S> {
     /// The standard starting position.
     pub fn startpos() -> Board<S> {

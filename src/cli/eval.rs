@@ -1,6 +1,5 @@
 //! `brokkr eval`: the static evaluation of one position, term by term.
 
-use super::choice;
 use super::Args;
 use crate::board::Board;
 
@@ -56,9 +55,9 @@ pub fn run(args: &[String]) -> Result<(), String> {
     if let Some(list) = a.value("on") {
         terms = terms.with(&crate::eval::Term::parse_list(list)?, true);
     }
-    let choice = choice(&a)?;
-    let eval = crate::extras::eval_choice(&a, choice.bits, choice.slider)?;
-    crate::with_bits!(choice.bits, B => crate::with_slider!(choice.slider, S => {
+    let (bits, slider) = crate::extras::search_pair(&a)?;
+    let eval = crate::extras::eval_choice(&a, bits, slider)?;
+    crate::with_search_pair!(bits, slider, B, S => {
         let board = match a.value("fen") {
             Some(fen) => Board::<S>::from_fen(fen).map_err(|e| format!("bad FEN: {e}"))?,
             None => Board::<S>::startpos(),
@@ -70,5 +69,5 @@ pub fn run(args: &[String]) -> Result<(), String> {
         let net = net.as_ref().map(|(cp, name)| (*cp, name.as_str()));
         println!("{}", crate::eval::evaluation_report::<B, S>(&board, terms, net));
         Ok(())
-    }))
+    })
 }

@@ -4,9 +4,10 @@ use super::suite::{parse_depth, Item, SuiteReader};
 use super::text::{escape, escape_short};
 use super::{choice, write_error, Args};
 use crate::attacks::{Slider, SliderKind};
-use crate::bits::Bits;
+use crate::bits::{Bits, Cpu};
 use crate::board::perft::{divide, perft};
 use crate::board::Board;
+use crate::engine::resolve_perft;
 use crate::qbb::{self, Qbb};
 use crate::types::Move;
 use std::io::{BufReader, IsTerminal, Write};
@@ -29,6 +30,10 @@ usage: brokkr perft DEPTH [--fen FEN] [--divide] [--board NAME] [--bits PATH] [-
   --bits PATH      bitscan/popcount path (asm, bmi, table, portable, extern, extern-bmi)
   --slider NAME    slider-attack backend (magic, pext, rotated, kindergarten,
                    rayloop, kogge-stone)
+
+perft is built for every backend with the bmi and portable bit paths and every
+bit path with magic and pext; another pair runs its backend on bmi (or portable
+without BMI) and says so on stderr.
 
 Names are matched without regard to case. A single position ends with
 `Nodes searched: N` and a time line; a suite prints one line per mismatch, a
@@ -73,14 +78,20 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
         }
     };
     let choice = choice(&a)?;
-    let (bits, slider) = (choice.bits, choice.slider);
+    if kind == BoardKind::Qbb && !qbb::supports(choice.slider) {
+        return Err(qbb_unsupported(choice.slider));
+    }
+    let (bits, slider, fallback) = resolve_perft(choice.bits, choice.slider, &Cpu::detect());
+    if let Some(n) = fallback {
+        crate::extras::note(&format!("brokkr: {n}"));
+    }
     match kind {
-        BoardKind::Main => crate::with_bits!(bits, B => crate::with_slider!(slider, S => {
+        BoardKind::Main => crate::with_perft_pair!(bits, slider, B, S => {
             job.run::<B, S, MainBoard>(out)
-        })),
-        BoardKind::Qbb => crate::with_bits!(bits, B => crate::with_qbb_slider!(slider, S => {
+        }),
+        BoardKind::Qbb => crate::with_qbb_pair!(bits, slider, B, S => {
             job.run::<B, S, QbbBoard>(out)
-        }, other => Err(qbb_unsupported(other)))),
+        }, other => Err(qbb_unsupported(other))),
     }
 }
 

@@ -5,12 +5,12 @@
 //! only the call of the sampler itself, once a sample, goes through a pointer.
 
 use super::{Config, Row, Sampler, Table};
-use crate::attacks::{FillPath, KoggeStoneOn, Magic, Slider, SliderKind};
+use crate::attacks::{FillPath, KoggeStone, KoggeStoneState, Magic, Slider, SliderKind};
 use crate::bits::{BitPath, Bits, Cpu};
 use crate::board::perft::perft;
 use crate::board::Board;
 use crate::codegen::net::MAX_BUCKETS;
-use crate::engine::Engine;
+use crate::engine::{resolve_perft, Engine};
 use crate::nnue::{Network, Vector, VectorPath};
 use crate::qbb;
 use crate::search::{self, Control, Limits, Settings, ThreadData, TranspositionTable};
@@ -190,12 +190,18 @@ fn main_perft<B: Bits, S: Slider>() -> Sampler<'static> {
     perft_sampler(boards, perft::<B, S>)
 }
 
+/// Perft with the kogge-stone backend on the fill path `fill`, which the CPU
+/// runs: the path is the board's state, so `KoggeStone`'s own perft serves all.
 fn kogge_perft<B: Bits>(fill: FillPath) -> Sampler<'static> {
-    match fill {
-        FillPath::Scalar => main_perft::<B, KoggeStoneOn<{ FillPath::Scalar as u8 }>>(),
-        FillPath::Avx2 => main_perft::<B, KoggeStoneOn<{ FillPath::Avx2 as u8 }>>(),
-        FillPath::Avx512 => main_perft::<B, KoggeStoneOn<{ FillPath::Avx512 as u8 }>>(),
-    }
+    let state = KoggeStoneState::on(fill).expect("a fill path the CPU runs");
+    let boards = POSITIONS
+        .iter()
+        .map(|&(fen, d)| {
+            let b = Board::<KoggeStone>::from_fen(fen).expect("valid");
+            (b.with_fills(state), d - 1)
+        })
+        .collect();
+    perft_sampler(boards, perft::<B, KoggeStone>)
 }
 
 fn qbb_perft<B: Bits, S: qbb::Lookup>() -> Sampler<'static> {
@@ -412,9 +418,10 @@ impl Plan {
             fill,
             ..Config::default()
         };
-        // Every bit path under the default backend...
+        // Every bit path under the default backend (magic or pext, each built
+        // with every bit path: see `engine::PERFT_BUILT`)...
         for &p in &self.bits {
-            let run = crate::with_bits!(p, B => crate::with_slider!(ds, S => main_perft::<B, S>()));
+            let run = crate::with_perft_pair!(p, ds, B, S => main_perft::<B, S>());
             add(
                 Table::Perft,
                 format!("main/{ds}/{p}"),
@@ -423,27 +430,31 @@ impl Plan {
                 run,
             );
         }
-        // ...every other backend under the default bit path (kogge-stone on each
-        // fill path the CPU runs)...
+        // ...every other backend under the default bit path, or under `portable`
+        // where perft is not built with it (the CPU's default is `asm`), and
+        // kogge-stone on each fill path the CPU runs...
         for &k in self.sliders.iter().filter(|&&k| k != ds) {
+            let (kb, _, _) = resolve_perft(db, k, &self.cpu);
             if k == SliderKind::KoggeStone {
                 for &fill in &self.fills {
-                    let run = crate::with_bits!(db, B => kogge_perft::<B>(fill));
+                    let run = match kb {
+                        BitPath::Bmi => kogge_perft::<crate::bits::Bmi>(fill),
+                        _ => kogge_perft::<crate::bits::Portable>(fill),
+                    };
                     add(
                         Table::Perft,
-                        format!("main/{k} {fill}/{db}"),
-                        main(db, k, Some(fill)),
+                        format!("main/{k} {fill}/{kb}"),
+                        main(kb, k, Some(fill)),
                         false,
                         run,
                     );
                 }
             } else {
-                let run =
-                    crate::with_bits!(db, B => crate::with_slider!(k, S => main_perft::<B, S>()));
+                let run = crate::with_perft_pair!(kb, k, B, S => main_perft::<B, S>());
                 add(
                     Table::Perft,
-                    format!("main/{k}/{db}"),
-                    main(db, k, None),
+                    format!("main/{k}/{kb}"),
+                    main(kb, k, None),
                     false,
                     run,
                 );
@@ -451,9 +462,9 @@ impl Plan {
         }
         // ...and the quad-bitboard board with the defaults (the CPU's default
         // backend is always one it is built for: pext or magic).
-        let run = crate::with_bits!(db, B => crate::with_qbb_slider!(ds, S => {
+        let run = crate::with_qbb_pair!(db, ds, B, S => {
             qbb_perft::<B, S>()
-        }, _ => qbb_perft::<B, Magic>()));
+        }, _k => qbb_perft::<crate::bits::Portable, Magic>());
         let config = Config {
             board: Some("qbb"),
             ..main(db, ds, None)
