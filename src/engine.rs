@@ -18,12 +18,10 @@
 //! [`resolve`] keeps the slider backend with `bmi` when the CPU has it and that pair is
 //! built, else keeps the bit path with `magic`.
 //!
-//! The network's vector path is the bundle's third member ([`Engine::Vector`]): the
-//! two pairs a modern x86-64 picks by default (`bmi` with `magic` or `pext`) are
-//! built with every vector path, so a player gets the fastest and `bench --simd`
-//! compares them; the other eight pairs with the [`Baseline`] path only (SSE2 on
-//! x86-64), which keeps the build at 16 instantiations instead of 40.
-//! [`resolve_vector`] says when a request falls back.
+//! The network's vector path is not a type parameter: the search holds a
+//! [`Token`](crate::nnue::vector::Token) and matches on it per evaluation, so
+//! every built pair runs every vector path the CPU has, and the search is built
+//! ten times instead of sixteen ([`resolve_vector`] only checks the CPU).
 //!
 //! The search is generic over one type parameter `E: Engine` rather than two, so
 //! signatures stay short (`search::<E>` instead of `search::<B, S>`); the board itself
@@ -31,99 +29,56 @@
 
 use crate::attacks::{Slider, SliderKind};
 use crate::bits::{BitPath, Bits, Cpu};
-use crate::nnue::vector::{Vector, VectorPath};
+use crate::nnue::vector::VectorPath;
 use std::fmt;
 use std::marker::PhantomData;
 
-/// A bit path, a slider backend and the network's vector path, bundled for the
-/// search.
+/// A bit path and a slider backend, bundled for the search.
 pub trait Engine: Copy + Default + Send + Sync + fmt::Debug + 'static {
     /// Bitscan and popcount.
     type Bits: Bits;
     /// Slider attacks (and the state the board keeps for them).
     type Slider: Slider;
-    /// The network's vector operations.
-    type Vector: Vector;
 }
 
-/// The [`Engine`] made of bit path `B`, backend `S` and vector path `V` (the
-/// baseline path unless named): the three paths `brokkr paths` measures, bundled
-/// as one type for the search.
-pub struct Paths<B: Bits, S: Slider, V: Vector = Baseline>(PhantomData<(B, S, V)>);
+/// The [`Engine`] made of bit path `B` and backend `S`: two of the paths
+/// `brokkr paths` measures, bundled as one type for the search (the third, the
+/// network's vector path, is chosen per evaluation).
+pub struct Paths<B: Bits, S: Slider>(PhantomData<(B, S)>);
 
 // By hand, not derived: a derive would ask the type parameters for the traits
-// too, and a vector path's token has no `Default` (only `detect` makes one).
-impl<B: Bits, S: Slider, V: Vector> Clone for Paths<B, S, V> {
+// too.
+impl<B: Bits, S: Slider> Clone for Paths<B, S> {
     fn clone(&self) -> Self {
         *self
     }
 }
-impl<B: Bits, S: Slider, V: Vector> Copy for Paths<B, S, V> {}
-impl<B: Bits, S: Slider, V: Vector> Default for Paths<B, S, V> {
+impl<B: Bits, S: Slider> Copy for Paths<B, S> {}
+impl<B: Bits, S: Slider> Default for Paths<B, S> {
     fn default() -> Self {
         Paths(PhantomData)
     }
 }
-impl<B: Bits, S: Slider, V: Vector> fmt::Debug for Paths<B, S, V> {
+impl<B: Bits, S: Slider> fmt::Debug for Paths<B, S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Paths<{}, {}>", std::any::type_name::<B>(), V::PATH)
+        write!(f, "Paths<{}, {}>", B::PATH, S::KIND)
     }
 }
 
-impl<B: Bits, S: Slider, V: Vector> Engine for Paths<B, S, V> {
+impl<B: Bits, S: Slider> Engine for Paths<B, S> {
     type Bits = B;
     type Slider = S;
-    type Vector = V;
 }
 
-/// The vector path every CPU of the target has: SSE2 on x86-64, plain Rust
-/// elsewhere.
-#[cfg(target_arch = "x86_64")]
-pub type Baseline = crate::nnue::vector::Sse2;
-/// The vector path every CPU of the target has: SSE2 on x86-64, plain Rust
-/// elsewhere.
-#[cfg(not(target_arch = "x86_64"))]
-pub type Baseline = crate::nnue::vector::Portable;
-
-/// The vector path of [`Baseline`].
-pub const BASELINE: VectorPath = <Baseline as Vector>::PATH;
-
-/// The bit-path and backend pairs built with every vector path (the others run
-/// [`Baseline`]): the two a modern x86-64 picks by default, so the network's
-/// paths can be compared under the whole engine and a player gets the fastest.
-pub const ALL_VECTORS: [(BitPath, SliderKind); 2] = [
-    (BitPath::Bmi, SliderKind::Magic),
-    (BitPath::Bmi, SliderKind::Pext),
-];
-
-/// The vector path that runs with `bits` and `slider` for a requested one, and
-/// a message when it differs (the CPU lacks it, or the pair is built with the
-/// baseline path only).
-pub fn resolve_vector(
-    bits: BitPath,
-    slider: SliderKind,
-    vector: VectorPath,
-) -> (VectorPath, Option<String>) {
-    if !vector.available() {
-        let v = if ALL_VECTORS.contains(&(bits, slider)) {
-            VectorPath::best()
-        } else {
-            BASELINE
-        };
-        return (
-            v,
-            Some(format!(
-                "this CPU cannot run the {vector} vector path; running {v}"
-            )),
-        );
+/// The vector path that runs for a requested one, and a message when it
+/// differs (the CPU lacks it: the fastest it has runs instead).
+pub fn resolve_vector(vector: VectorPath) -> (VectorPath, Option<String>) {
+    if vector.available() {
+        return (vector, None);
     }
-    if vector != BASELINE && !ALL_VECTORS.contains(&(bits, slider)) {
-        let note = format!(
-            "bits={bits} slider={slider} is built with the {BASELINE} vector path only; running it"
-        );
-        return (BASELINE, Some(note));
-    }
-    (vector, None)
+    let v = VectorPath::best();
+    let note = format!("this CPU cannot run the {vector} vector path; running {v}");
+    (v, Some(note))
 }
 
 /// The pairs the search is built for.
@@ -292,62 +247,18 @@ macro_rules! __with_pairs {
     };
 }
 
-/// Run `$body` with the type alias `$E` bound to the [`Engine`] of a built pair
-/// and vector path.
+/// Run `$body` with the type alias `$E` bound to the [`Engine`] of a built pair.
 ///
-/// `$bits` and `$slider` must name a built pair (see [`resolve`]) and `$vector` a
-/// path that [`resolve_vector`] returned for it; anything else runs `portable`
-/// with `magic` and the baseline vector path, which every CPU can run.
+/// `$bits` and `$slider` must name a built pair (see [`resolve`]); anything else
+/// runs `portable` with `magic`, which every CPU can run.
 #[macro_export]
 macro_rules! with_engine {
-    ($bits:expr, $slider:expr, $vector:expr, $E:ident => $body:expr) => {{
-        use $crate::attacks::SliderKind as __K;
-        use $crate::bits::BitPath as __P;
-        #[allow(unused_imports)]
-        use $crate::nnue::vector::VectorPath as __V;
-        match ($bits, $slider) {
-            (__P::Bmi, __K::Magic) => $crate::with_vector!($vector, __Vec => {
-                type $E = $crate::engine::Paths<$crate::bits::Bmi, $crate::attacks::Magic, __Vec>;
-                $body
-            }),
-            (__P::Bmi, __K::Pext) => $crate::with_vector!($vector, __Vec => {
-                type $E = $crate::engine::Paths<$crate::bits::Bmi, $crate::attacks::Pext, __Vec>;
-                $body
-            }),
-            (__P::Bmi, __K::Rotated) => {
-                type $E = $crate::engine::Paths<$crate::bits::Bmi, $crate::attacks::Rotated>;
-                $body
-            }
-            (__P::Bmi, __K::Kindergarten) => {
-                type $E = $crate::engine::Paths<$crate::bits::Bmi, $crate::attacks::Kindergarten>;
-                $body
-            }
-            (__P::Bmi, __K::RayLoop) => {
-                type $E = $crate::engine::Paths<$crate::bits::Bmi, $crate::attacks::RayLoop>;
-                $body
-            }
-            (__P::Asm, __K::Magic) => {
-                type $E = $crate::engine::Paths<$crate::bits::Asm, $crate::attacks::Magic>;
-                $body
-            }
-            (__P::Table, __K::Magic) => {
-                type $E = $crate::engine::Paths<$crate::bits::Table, $crate::attacks::Magic>;
-                $body
-            }
-            (__P::Extern, __K::Magic) => {
-                type $E = $crate::engine::Paths<$crate::bits::Extern, $crate::attacks::Magic>;
-                $body
-            }
-            (__P::ExternBmi, __K::Magic) => {
-                type $E = $crate::engine::Paths<$crate::bits::ExternBmi, $crate::attacks::Magic>;
-                $body
-            }
-            _ => {
-                type $E = $crate::engine::Paths<$crate::bits::Portable, $crate::attacks::Magic>;
-                $body
-            }
-        }
-    }};
+    ($bits:expr, $slider:expr, $E:ident => $body:expr) => {
+        $crate::with_search_pair!($bits, $slider, __B, __S => {
+            type $E = $crate::engine::Paths<__B, __S>;
+            $body
+        })
+    };
 }
 
 #[cfg(test)]

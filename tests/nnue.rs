@@ -415,14 +415,34 @@ fn bench_runs_the_net_on_every_path_with_one_node_count() {
     let dir = common::TempDir::new("nnue-bench");
     let path = write_net(&dir, "random.nnue", &random_net(9, 64, 8));
     let mut counts = Vec::new();
-    for p in common::vector_paths() {
-        let out = common::brokkr_ok(&["bench", "4", "--net", &path, "--simd", p.name()]);
-        let nodes = out
-            .lines()
-            .find_map(|l| l.strip_prefix("Nodes searched: "))
-            .unwrap()
-            .to_string();
-        counts.push((p, nodes));
+    // The default pair, and a pair the search once built with SSE2 only: every
+    // built pair runs every vector path, and says which one ran.
+    for pair in [&[][..], &["--bits", "table", "--slider", "magic"]] {
+        for p in common::vector_paths() {
+            let mut args = vec!["bench", "4", "--net", &path, "--simd", p.name()];
+            args.extend_from_slice(pair);
+            let o = common::brokkr(&args);
+            assert!(o.status.success(), "{args:?}");
+            let err = common::stderr(&o);
+            let head = err.lines().next().unwrap_or("");
+            assert!(
+                head.ends_with(&format!(" on the {p} path")),
+                "{args:?}: {head}"
+            );
+            if !pair.is_empty() {
+                assert!(
+                    head.starts_with("bench: bits table, slider magic, "),
+                    "{head}"
+                );
+            }
+            let out = String::from_utf8(o.stdout).unwrap();
+            let nodes = out
+                .lines()
+                .find_map(|l| l.strip_prefix("Nodes searched: "))
+                .unwrap()
+                .to_string();
+            counts.push((p, nodes));
+        }
     }
     assert!(counts.iter().all(|(_, n)| *n == counts[0].1), "{counts:?}");
     let missing = VectorPath::ALL.into_iter().find(|p| !p.available());

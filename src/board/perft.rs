@@ -433,8 +433,15 @@ impl<B: Bits, const SLIDERS: bool, const PAWNS: bool> Sink for Rest<B, SLIDERS, 
     }
 }
 
+// Each method out of line, called once per piece or pawn set rather than once
+// per move: inlined, the children's make-count-unmake was copied into every
+// place the generator emits moves (46 KB per instantiation, 1.8 MB of the
+// binary over the 20 perft pairs). Out of line the binary is 1.46 MB smaller and
+// perft no slower: `perft 7` 1.2% faster (95% interval 0.0 to 1.9%, 9 paired
+// rounds), the 128-position standard suite 2.0% faster (0.8 to 2.9%, 11
+// rounds), each backend's `perft 6` within -3% to +3%.
 impl<B: Bits, S: Slider> Sink for LeafParent<'_, B, S> {
-    #[inline(always)]
+    #[inline(never)]
     fn piece_moves(&mut self, from: usize, mut targets: Bitboard) {
         let us = self.parent.side.index();
         let kind = kind_of_colored(self.parent.mailbox[from] as usize, us);
@@ -445,7 +452,7 @@ impl<B: Bits, S: Slider> Sink for LeafParent<'_, B, S> {
         }
     }
 
-    #[inline(always)]
+    #[inline(never)]
     fn pawn_moves(&mut self, mut targets: Bitboard, delta: i32) {
         // A double push may leave an en-passant square: make decides.
         let double = delta == 16 || delta == -16;
@@ -460,7 +467,7 @@ impl<B: Bits, S: Slider> Sink for LeafParent<'_, B, S> {
         }
     }
 
-    #[inline(always)]
+    #[inline(never)]
     fn promotions(&mut self, mut targets: Bitboard, delta: i32) {
         while targets != 0 {
             let to = B::pop_lsb(&mut targets);
@@ -472,7 +479,7 @@ impl<B: Bits, S: Slider> Sink for LeafParent<'_, B, S> {
         }
     }
 
-    #[inline(always)]
+    #[inline(never)]
     fn push(&mut self, m: Move) {
         self.child(m);
     }

@@ -101,6 +101,7 @@ struct Job {
     hash_mb: usize,
     marlin: bool,
     net: Option<std::sync::Arc<crate::nnue::Network>>,
+    vector: crate::nnue::VectorPath,
 }
 
 pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
@@ -137,9 +138,10 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     let out_file = need("out", "FILE")?;
     need("games", "N")?;
     let (bits, slider) = super::search_pair(&a)?;
-    let eval = crate::extras::eval_choice(&a, bits, slider)?;
+    let eval = crate::extras::eval_choice(&a)?;
     let job = Job {
         net: eval.net,
+        vector: eval.vector,
         out: out_file,
         games: parse_range(&a, "games", 0, 1, MAX_GAMES)? as u64,
         nodes: parse_range(&a, "nodes", 5000, 1, 1_000_000_000)? as u64,
@@ -159,7 +161,7 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
             }
         },
     };
-    crate::with_engine!(bits, slider, eval.vector, E => generate::<E>(&job, out))
+    crate::with_engine!(bits, slider, E => generate::<E>(&job, out))
 }
 
 /// Tallies of the games played in this run.
@@ -236,6 +238,7 @@ fn generate<E: Engine>(job: &Job, out: &mut dyn Write) -> Result<(), String> {
         nodes: job.nodes,
         hash_mb: job.hash_mb,
         net: job.net.clone(),
+        vector: job.vector,
     };
     let start = Instant::now();
     let (tally, error) = play_all(job, &setup, &done, held, &mut file);

@@ -83,15 +83,16 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     let threads = parse_range(&a, "threads", 1, 1, crate::extras::MAX_THREADS)?;
     let hash = parse_range(&a, "hash", 16, 1, crate::extras::MAX_HASH_MB)?;
     let (bits, slider) = super::search_pair(&a)?;
-    let eval = crate::extras::eval_choice(&a, bits, slider)?;
+    let eval = crate::extras::eval_choice(&a)?;
     let job = Job {
         file,
         limits,
         threads,
         hash_mb: hash,
         net: eval.net,
+        vector: eval.vector,
     };
-    crate::with_engine!(bits, slider, eval.vector, E => run_suite::<E>(&job, out))
+    crate::with_engine!(bits, slider, E => run_suite::<E>(&job, out))
 }
 
 /// The search limits from the options: any of movetime, depth and nodes (the
@@ -127,6 +128,7 @@ struct Job {
     threads: usize,
     hash_mb: usize,
     net: Option<std::sync::Arc<crate::nnue::Network>>,
+    vector: crate::nnue::VectorPath,
 }
 
 /// One position of a suite and what solves it.
@@ -168,6 +170,7 @@ fn run_suite<E: Engine>(job: &Job, out: &mut dyn Write) -> Result<(), String> {
         // No GUI or pipe to wait for: --movetime is the whole search.
         move_overhead: Duration::ZERO,
         net: job.net.clone(),
+        vector: job.vector,
         ..Settings::default()
     };
     let progress = Progress::new(std::io::stderr().is_terminal());

@@ -56,7 +56,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         terms = terms.with(&crate::eval::Term::parse_list(list)?, true);
     }
     let (bits, slider) = crate::extras::search_pair(&a)?;
-    let eval = crate::extras::eval_choice(&a, bits, slider)?;
+    let eval = crate::extras::eval_choice(&a)?;
     crate::with_search_pair!(bits, slider, B, S => {
         let board = match a.value("fen") {
             Some(fen) => Board::<S>::from_fen(fen).map_err(|e| format!("bad FEN: {e}"))?,

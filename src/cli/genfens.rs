@@ -77,13 +77,13 @@ pub fn run_line(line: &str, out: &mut dyn Write) -> Result<(), String> {
     let req = parse(line).map_err(|e| format!("genfens: {e}"))?;
     let none = super::Args::parse(&[], &[], &[])?;
     let (bits, slider) = super::search_pair(&none)?;
-    let eval = crate::extras::eval_choice(&none, bits, slider)?;
-    crate::with_engine!(bits, slider, eval.vector, E => generate::<E>(&req, eval.net.clone(), out))
+    let eval = crate::extras::eval_choice(&none)?;
+    crate::with_engine!(bits, slider, E => generate::<E>(&req, eval, out))
 }
 
 fn generate<E: Engine>(
     req: &Request,
-    net: Option<std::sync::Arc<crate::nnue::Network>>,
+    eval: crate::extras::EvalChoice,
     out: &mut dyn Write,
 ) -> Result<(), String> {
     let (book, plies) = match &req.book {
@@ -101,7 +101,8 @@ fn generate<E: Engine>(
     };
     let settings = Settings {
         move_overhead: Duration::ZERO,
-        net,
+        net: eval.net,
+        vector: eval.vector,
         ..Settings::default()
     };
     let mut seen = HashSet::new();

@@ -11,6 +11,7 @@ use crate::engine::resolve_perft;
 use crate::qbb::{self, Qbb};
 use crate::types::Move;
 use std::io::{BufReader, IsTerminal, Write};
+use std::marker::PhantomData;
 use std::time::Instant;
 
 /// The help text of `brokkr perft`.
@@ -85,13 +86,18 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     if let Some(n) = fallback {
         crate::extras::note(&format!("brokkr: {n}"));
     }
-    match kind {
-        BoardKind::Main => crate::with_perft_pair!(bits, slider, B, S => {
-            job.run::<B, S, MainBoard>(out)
-        }),
+    let setup: Setup = match kind {
+        BoardKind::Main => crate::with_perft_pair!(bits, slider, B, S => set_up::<B, S, MainBoard>),
         BoardKind::Qbb => crate::with_qbb_pair!(bits, slider, B, S => {
-            job.run::<B, S, QbbBoard>(out)
-        }, other => Err(qbb_unsupported(other))),
+            set_up::<B, S, QbbBoard>
+        }, other => return Err(qbb_unsupported(other))),
+    };
+    let pair = format!("bits {bits}, slider {slider}");
+    match job {
+        Job::Single { depth, fen, divide } => {
+            single(out, setup, &pair, depth, fen.as_deref(), divide)
+        }
+        Job::Suite { file, max_nodes } => suite(out, setup, &pair, &file, max_nodes),
     }
 }
 
@@ -171,49 +177,79 @@ enum Job {
     },
 }
 
-impl Job {
-    fn run<B: Bits, S: Slider, C: Counter<S>>(self, out: &mut dyn Write) -> Result<(), String> {
-        match self {
-            Job::Single { depth, fen, divide } => {
-                single::<B, S, C>(out, depth, fen.as_deref(), divide)
-            }
-            Job::Suite { file, max_nodes } => suite::<B, S, C>(out, &file, max_nodes),
-        }
+/// A position set up for one pair and board, counting behind a pointer: the
+/// code that reads suites and prints counts is built once, not once per pair
+/// and board (it was 0.45 MB of the binary), and calls in once per count, never
+/// per node.
+trait Position {
+    fn count(&self, depth: u32) -> u64;
+    /// Each root move in UCI notation with its count.
+    fn divide(&self, depth: u32) -> Vec<(String, u64)>;
+    /// The FEN as brokkr writes it: parsed, so short and printable.
+    fn fen(&self) -> String;
+}
+
+/// The position `fen` (else the start position) for one pair and board, or why
+/// it is not a position.
+type Setup = fn(Option<&str>) -> Result<Box<dyn Position>, String>;
+
+/// The [`Setup`] of bit path `B`, backend `S` and board `C`.
+fn set_up<B: Bits, S: Slider, C: Counter<S> + 'static>(
+    fen: Option<&str>,
+) -> Result<Box<dyn Position>, String> {
+    let board = match fen {
+        Some(fen) => Board::<S>::from_fen(fen).map_err(|e| e.to_string())?,
+        None => Board::<S>::startpos(),
+    };
+    Ok(Box::new(Counted::<B, S, C>(board, PhantomData)))
+}
+
+/// A main board counted by bit path `B` on board `C`.
+struct Counted<B, S: Slider, C>(Board<S>, PhantomData<(B, C)>);
+
+impl<B: Bits, S: Slider, C: Counter<S>> Position for Counted<B, S, C> {
+    fn count(&self, depth: u32) -> u64 {
+        C::count::<B>(&self.0, depth)
+    }
+    fn divide(&self, depth: u32) -> Vec<(String, u64)> {
+        C::divide::<B>(&self.0, depth)
+            .into_iter()
+            .map(|(m, n)| (self.0.to_uci(m), n))
+            .collect()
+    }
+    fn fen(&self) -> String {
+        self.0.to_fen()
     }
 }
 
-fn single<B: Bits, S: Slider, C: Counter<S>>(
+fn single(
     out: &mut dyn Write,
+    setup: Setup,
+    pair: &str,
     depth: u32,
     fen: Option<&str>,
     show_divide: bool,
 ) -> Result<(), String> {
-    let board = match fen {
-        Some(fen) => Board::<S>::from_fen(fen)
-            .map_err(|e| format!("bad FEN: {}", escape(&e.to_string(), 200)))?,
-        None => Board::<S>::startpos(),
-    };
+    let board = setup(fen).map_err(|e| format!("bad FEN: {}", escape(&e, 200)))?;
     let start = Instant::now();
     let nodes = if show_divide && depth > 0 {
         let mut total = 0;
-        for (m, n) in C::divide::<B>(&board, depth) {
-            say!(out, "{}: {n}", board.to_uci(m));
+        for (m, n) in board.divide(depth) {
+            say!(out, "{m}: {n}");
             total += n;
         }
         say!(out);
         total
     } else {
-        C::count::<B>(&board, depth)
+        board.count(depth)
     };
     let secs = start.elapsed().as_secs_f64();
     say!(out, "Nodes searched: {nodes}");
     say!(
         out,
-        "Time: {:.3} s, {:.0} nodes/s (bits {}, slider {})",
+        "Time: {:.3} s, {:.0} nodes/s ({pair})",
         secs,
         nodes as f64 / secs.max(1e-9),
-        B::PATH,
-        S::KIND
     );
     Ok(())
 }
@@ -228,8 +264,10 @@ struct Tally {
     nodes: u64,
 }
 
-fn suite<B: Bits, S: Slider, C: Counter<S>>(
+fn suite(
     out: &mut dyn Write,
+    setup: Setup,
+    pair: &str,
     file: &str,
     max_nodes: u64,
 ) -> Result<(), String> {
@@ -247,14 +285,14 @@ fn suite<B: Bits, S: Slider, C: Counter<S>>(
                 continue;
             }
         };
-        let board = match Board::<S>::from_fen(&e.fen) {
+        let board = match setup(Some(&e.fen)) {
             Ok(b) => b,
             Err(err) => {
                 noteln!(
                     "brokkr: {name}:{}: bad FEN '{}': {}",
                     e.line,
                     escape_short(&e.fen),
-                    escape(&err.to_string(), 200)
+                    escape(&err, 200)
                 );
                 t.bad += 1;
                 continue;
@@ -265,17 +303,16 @@ fn suite<B: Bits, S: Slider, C: Counter<S>>(
             if expected > max_nodes {
                 continue;
             }
-            let got = C::count::<B>(&board, depth);
+            let got = board.count(depth);
             t.nodes += got;
             t.checked += 1;
             if got != expected {
                 t.mismatches += 1;
-                // The FEN as brokkr writes it: parsed, so short and printable.
                 say!(
                     out,
                     "mismatch at line {}: {} depth {depth}: expected {expected}, got {got}",
                     e.line,
-                    board.to_fen()
+                    board.fen()
                 );
             }
         }
@@ -295,11 +332,9 @@ fn suite<B: Bits, S: Slider, C: Counter<S>>(
     let secs = start.elapsed().as_secs_f64();
     say!(
         out,
-        "Time: {secs:.3} s, {} nodes, {:.0} nodes/s (bits {}, slider {})",
+        "Time: {secs:.3} s, {} nodes, {:.0} nodes/s ({pair})",
         t.nodes,
         t.nodes as f64 / secs.max(1e-9),
-        B::PATH,
-        S::KIND
     );
     say!(
         out,

@@ -62,15 +62,16 @@ pub fn run_with(args: &[String], base: &Settings, out: &mut dyn Write) -> Result
     let threads = parse_range(&a, "threads", 1, 1, MAX_THREADS)?;
     let hash = parse_range(&a, "hash", 16, 1, MAX_HASH_MB)?;
     let (bits, slider) = super::search_pair(&a)?;
-    let eval = super::eval_choice(&a, bits, slider)?;
+    let eval = super::eval_choice(&a)?;
     let settings = Settings {
         threads,
         net: eval.net,
+        vector: eval.vector,
         features: base.features,
         tuning: base.tuning.clone(),
         ..Settings::default()
     };
-    crate::with_engine!(bits, slider, eval.vector, E => bench::<E>(depth, &settings, hash, out))
+    crate::with_engine!(bits, slider, E => bench::<E>(depth, &settings, hash, out))
 }
 
 /// The value of `--name`, a whole number from `lo` to `hi`, or `default`.
@@ -100,6 +101,15 @@ pub fn bench<E: Engine>(
     hash_mb: usize,
     out: &mut dyn Write,
 ) -> Result<(), String> {
+    let evaluation = match &settings.net {
+        Some(net) => format!("{} on the {} path", net.describe(), settings.vector),
+        None => "the hand-written evaluation".to_string(),
+    };
+    super::note(&format!(
+        "bench: bits {}, slider {}, {evaluation}",
+        <E::Bits as crate::bits::Bits>::PATH,
+        <E::Slider as crate::attacks::Slider>::KIND,
+    ));
     let (nodes, secs) = run_bench::<E>(depth, settings, hash_mb, |i, fen, r| {
         super::note(&format!(
             "position {:>2}/{}: {:>9} nodes  bestmove {}  ({fen})",

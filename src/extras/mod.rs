@@ -71,21 +71,18 @@ pub fn choice(a: &Args) -> Result<crate::config::Choice, String> {
 }
 
 /// The evaluation a command runs: the network (`--net FILE`, else the embedded
-/// one) on a vector path (`--simd PATH`, else the CPU's fastest that the pair is
-/// built with), or the hand-written evaluation (`--hce`, or no net at all).
+/// one) on a vector path (`--simd PATH`, else the CPU's fastest), or the
+/// hand-written evaluation (`--hce`, or no net at all).
+#[derive(Clone)]
 pub struct EvalChoice {
     pub vector: crate::nnue::VectorPath,
     pub net: Option<std::sync::Arc<crate::nnue::Network>>,
 }
 
-/// Parse `--simd`, `--net` and `--hce` for the search pair `bits`/`slider`.
-pub fn eval_choice(
-    a: &Args,
-    bits: crate::bits::BitPath,
-    slider: crate::attacks::SliderKind,
-) -> Result<EvalChoice, String> {
+/// Parse `--simd`, `--net` and `--hce`.
+pub fn eval_choice(a: &Args) -> Result<EvalChoice, String> {
     use crate::nnue::{Network, VectorPath};
-    let requested = match a.value("simd") {
+    let vector = match a.value("simd") {
         None => VectorPath::best(),
         Some(s) => {
             let p = VectorPath::parse(s).ok_or_else(|| {
@@ -104,10 +101,6 @@ pub fn eval_choice(
             p
         }
     };
-    let (vector, fallback) = crate::engine::resolve_vector(bits, slider, requested);
-    if let (Some(n), Some(_)) = (fallback, a.value("simd")) {
-        note(&format!("brokkr: {n}"));
-    }
     let net = if a.flag("hce") {
         None
     } else if let Some(path) = a.value("net") {

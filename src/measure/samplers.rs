@@ -213,10 +213,14 @@ fn qbb_perft<B: Bits, S: qbb::Lookup>() -> Sampler<'static> {
 }
 
 /// A search row: round `r` searches bench position `r % 48` to `nodes` nodes with a
-/// cleared hash table and histories, one thread, `net` on `E`'s vector path. The
-/// search is the same on every bit path, backend and vector path, so every row
-/// searches exactly the same nodes in a round.
-fn search_sampler<E: Engine>(net: Option<Arc<Network>>, nodes: u64) -> Sampler<'static> {
+/// cleared hash table and histories, one thread, `net` on the vector path
+/// `vector`. The search is the same on every bit path, backend and vector path,
+/// so every row searches exactly the same nodes in a round.
+fn search_sampler<E: Engine>(
+    net: Option<Arc<Network>>,
+    vector: VectorPath,
+    nodes: u64,
+) -> Sampler<'static> {
     let boards: Vec<Board<E::Slider>> = search::bench::POSITIONS
         .iter()
         .map(|fen| {
@@ -230,6 +234,7 @@ fn search_sampler<E: Engine>(net: Option<Arc<Network>>, nodes: u64) -> Sampler<'
     let settings = Settings {
         threads: 1,
         net,
+        vector,
         ..Settings::default()
     };
     let limits = Limits {
@@ -482,9 +487,8 @@ impl Plan {
         add: &mut impl FnMut(Table, String, Config, bool, Sampler<'static>),
     ) -> u64 {
         let (pb, ps, _) = crate::engine::resolve(self.default_bits, self.default_slider, &self.cpu);
-        let best = VectorPath::best();
-        let (pv, _) = crate::engine::resolve_vector(pb, ps, best);
-        let sampler = |b: BitPath, s: SliderKind, v: VectorPath, nodes: u64| crate::with_engine!(b, s, v, E => search_sampler::<E>(Some(net.clone()), nodes));
+        let pv = VectorPath::best();
+        let sampler = |b: BitPath, s: SliderKind, v: VectorPath, nodes: u64| crate::with_engine!(b, s, E => search_sampler::<E>(Some(net.clone()), v, nodes));
         let rate = sampler(pb, ps, pv, SEARCH_PROBE_NODES)(0);
         let nodes = if rate.is_finite() {
             (rate * SEARCH_SAMPLE.as_secs_f64()).clamp(5_000.0, 2_000_000.0) as u64
@@ -494,12 +498,10 @@ impl Plan {
         let mut configs: Vec<(BitPath, SliderKind, VectorPath)> = crate::engine::BUILT
             .into_iter()
             .filter(|&(b, s)| b.available(&self.cpu) && s.available(&self.cpu))
-            .map(|(b, s)| (b, s, crate::engine::resolve_vector(b, s, best).0))
+            .map(|(b, s)| (b, s, pv))
             .collect();
         for &v in self.vectors.iter().filter(|&&v| v != pv) {
-            if crate::engine::resolve_vector(pb, ps, v).0 == v {
-                configs.push((pb, ps, v));
-            }
+            configs.push((pb, ps, v));
         }
         for (b, s, v) in configs {
             let config = Config {

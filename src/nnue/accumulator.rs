@@ -260,6 +260,18 @@ impl Stack {
         net.output(v, acc.side(us, h), acc.side(us.flip(), h), pieces)
     }
 
+    /// [`Stack::evaluate`] on the path `token` holds: the search's one match on
+    /// the vector path per evaluation.
+    #[inline]
+    pub fn evaluate_with<S: Slider>(
+        &mut self,
+        token: super::vector::Token,
+        net: &Network,
+        board: &Board<S>,
+    ) -> i32 {
+        crate::with_token!(token, v => self.evaluate(v, net, board))
+    }
+
     /// The current accumulator, up to date (for tests against a refresh).
     pub fn accumulator<V: Vector>(&mut self, v: V, net: &Network) -> &Accumulator {
         let at = self.current(v, net);

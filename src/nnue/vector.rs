@@ -6,9 +6,10 @@
 //! asks the CPU (through `cpufeatures`, which also checks that the operating
 //! system saves the wide registers), so a token for a path exists only on a CPU
 //! that can run it: the safe methods below may call the `#[target_feature]`
-//! functions because holding `self` proves the feature. The search is generic
-//! over the token's type and holds one token, so the path is chosen once per
-//! search and every call below is a direct, inlinable call (never a pointer).
+//! functions because holding `self` proves the feature. The search holds one
+//! [`Token`] (the path's token as a value) and matches on it once per
+//! evaluation, so every call below it is a direct, inlinable call (never a
+//! pointer), and the search itself is built once, not once per path.
 //!
 //! Integer arithmetic only, with the same wrapping on every path (16-bit lanes
 //! wrap in the update, products are truncated to 16 bits as `mullo` does, sums
@@ -359,6 +360,77 @@ mod x86 {
             max16: _mm512_max_epi16, min16: _mm512_min_epi16, mullo: _mm512_mullo_epi16,
             madd: _mm512_madd_epi16, add32: _mm512_add_epi32, hsum: hsum);
     }
+}
+
+/// A token of any path, as a value: what the search holds, so that it is built
+/// once for every vector path and matches on this per evaluation.
+///
+/// Measured against the search monomorphised per path (the token's type a
+/// parameter of the search): `bench` nodes per second within noise (see
+/// docs/speed.md, "What the binary holds"), and six fewer copies of the search.
+#[derive(Clone, Copy, Debug)]
+pub enum Token {
+    #[cfg(target_arch = "x86_64")]
+    Avx512(Avx512),
+    #[cfg(target_arch = "x86_64")]
+    Avx2(Avx2),
+    #[cfg(target_arch = "x86_64")]
+    Sse2(Sse2),
+    Portable(Portable),
+}
+
+impl Token {
+    /// The token of `path`, if this CPU runs it.
+    pub fn detect(path: VectorPath) -> Option<Token> {
+        match path {
+            #[cfg(target_arch = "x86_64")]
+            VectorPath::Avx512 => Avx512::detect().map(Token::Avx512),
+            #[cfg(target_arch = "x86_64")]
+            VectorPath::Avx2 => Avx2::detect().map(Token::Avx2),
+            #[cfg(target_arch = "x86_64")]
+            VectorPath::Sse2 => Sse2::detect().map(Token::Sse2),
+            VectorPath::Portable => Some(Token::Portable(Portable)),
+            #[allow(unreachable_patterns)]
+            _ => None,
+        }
+    }
+
+    /// The token of `path`, or of the portable path (which every CPU runs) when
+    /// this CPU cannot run `path`.
+    pub fn or_portable(path: VectorPath) -> Token {
+        Token::detect(path).unwrap_or(Token::Portable(Portable))
+    }
+
+    /// The path this token runs.
+    pub fn path(self) -> VectorPath {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Token::Avx512(_) => VectorPath::Avx512,
+            #[cfg(target_arch = "x86_64")]
+            Token::Avx2(_) => VectorPath::Avx2,
+            #[cfg(target_arch = "x86_64")]
+            Token::Sse2(_) => VectorPath::Sse2,
+            Token::Portable(_) => VectorPath::Portable,
+        }
+    }
+}
+
+/// Run `$body` with `$v` bound to the typed token inside `$token` (a [`Token`]):
+/// one arm per path, so `$body` is built once for each.
+#[macro_export]
+macro_rules! with_token {
+    ($token:expr, $v:ident => $body:expr) => {{
+        use $crate::nnue::vector::Token as __T;
+        match $token {
+            #[cfg(target_arch = "x86_64")]
+            __T::Avx512($v) => $body,
+            #[cfg(target_arch = "x86_64")]
+            __T::Avx2($v) => $body,
+            #[cfg(target_arch = "x86_64")]
+            __T::Sse2($v) => $body,
+            __T::Portable($v) => $body,
+        }
+    }};
 }
 
 /// Run `$body` with the type alias `$V` bound to the [`Vector`] of `path`, or of

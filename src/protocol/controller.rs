@@ -342,6 +342,7 @@ impl Controller {
             // hash, and the levels' Elo scale is calibrated with the net
             // (docs/strength-limit.md).
             net: self.opts.net.clone().filter(|_| self.opts.use_nnue),
+            vector: crate::engine::resolve_vector(self.opts.vector).0,
             syzygy: self.opts.syzygy.clone(),
         }
     }
@@ -519,7 +520,7 @@ impl Controller {
         if let Some(n) = fallback {
             self.note(&n);
         }
-        let (vector, fallback) = crate::engine::resolve_vector(bits, slider, self.opts.vector);
+        let (_, fallback) = crate::engine::resolve_vector(self.opts.vector);
         if let Some(n) = fallback.filter(|_| settings.net.is_some()) {
             self.note(&n);
         }
@@ -568,7 +569,7 @@ impl Controller {
                 // hook stops the search, so the scope that joins them ends)
                 // lands here, and the GUI still gets a move.
                 let searched = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    crate::with_engine!(bits, slider, vector, E => {
+                    crate::with_engine!(bits, slider, E => {
                         match Board::<<E as crate::engine::Engine>::Slider>::from_fen(&fen) {
                             Ok(mut b) => {
                                 b.set_chess960(chess960);

@@ -281,12 +281,9 @@ impl Uci {
         let Some(b) = self.board("eval") else {
             return;
         };
-        let net = self.ctl.settings().net.map(|net| {
-            let (path, _) = crate::engine::resolve_vector(
-                self.ctl.opts.bits,
-                self.ctl.opts.slider,
-                self.ctl.opts.vector,
-            );
+        let settings = self.ctl.settings();
+        let path = settings.vector;
+        let net = settings.net.map(|net| {
             let cp = crate::nnue::evaluate_on(path, &net, &b);
             (cp, format!("{} on the {path} path", net.describe()))
         });

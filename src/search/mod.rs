@@ -72,6 +72,9 @@ pub struct Settings {
     /// The network that evaluates (UCI `UseNNUE`, `EvalFile`), or `None` for
     /// the hand-written evaluation.
     pub net: Option<std::sync::Arc<crate::nnue::Network>>,
+    /// The network's vector path (UCI `NNUEPath`, `--simd`), one the CPU runs
+    /// (see [`crate::engine::resolve_vector`]).
+    pub vector: crate::nnue::VectorPath,
     /// Endgame tables and how the search uses them (the `Syzygy*` options).
     pub syzygy: SyzygySettings,
 }
@@ -171,6 +174,7 @@ impl Default for Settings {
             tuning: params::Tuning::default(),
             ponder: false,
             net: None,
+            vector: crate::nnue::VectorPath::best(),
             syzygy: SyzygySettings::default(),
         }
     }

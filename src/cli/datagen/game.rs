@@ -48,6 +48,8 @@ pub struct Setup<'a, E: Engine> {
     pub hash_mb: usize,
     /// The network that evaluates, or `None` for the hand-written evaluation.
     pub net: Option<std::sync::Arc<crate::nnue::Network>>,
+    /// The network's vector path.
+    pub vector: crate::nnue::VectorPath,
 }
 
 /// A game's result, from White's side.
@@ -273,6 +275,7 @@ fn self_play<E: Engine>(
         threads: 1,
         move_overhead: Duration::ZERO,
         net: setup.net.clone(),
+        vector: setup.vector,
         ..Settings::default()
     };
     let mut adjudicator = Adjudicator::default();

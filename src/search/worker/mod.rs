@@ -35,7 +35,8 @@ use super::{Event, Features, Shared, ThreadData};
 use crate::board::{Board, Undo};
 use crate::engine::Engine;
 use crate::eval::{evaluate, MAX_EVAL};
-use crate::nnue::{Delta, Network, Vector};
+use crate::nnue::vector::Token;
+use crate::nnue::{Delta, Network};
 use crate::types::*;
 use root::RootMoves;
 use stack::Stack;
@@ -93,7 +94,7 @@ pub(crate) struct Worker<'a, E: Engine> {
     report: &'a (dyn Fn(Event) + Sync),
     /// The network and the vector path's token, or `None` for the hand-written
     /// evaluation. Its accumulators are `data.accumulators`.
-    nnue: Option<(E::Vector, &'a Network)>,
+    nnue: Option<(Token, &'a Network)>,
 }
 
 impl<'a, E: Engine> Worker<'a, E> {
@@ -113,13 +114,13 @@ impl<'a, E: Engine> Worker<'a, E> {
         if let Some(ranked) = &shared.tb.ranked {
             root_moves.keep_tb_best(ranked);
         }
-        // The token exists only if the CPU runs the path; the engine was chosen
-        // by `resolve_vector`, so it does.
+        // The caller chose the path by `resolve_vector`, so the CPU runs it; a
+        // path it cannot run would run the portable one.
         let nnue = shared
             .settings
             .net
             .as_deref()
-            .and_then(|net| E::Vector::detect().map(|v| (v, net)));
+            .map(|net| (Token::or_portable(shared.settings.vector), net));
         if let Some((_, net)) = nnue {
             data.accumulators.reset(net, root);
         }
@@ -217,12 +218,12 @@ impl<'a, E: Engine> Worker<'a, E> {
     fn eval(&mut self) -> i32 {
         match self.nnue {
             Some((v, net)) => {
-                let e = self.data.accumulators.evaluate(v, net, &self.board);
+                let e = self.data.accumulators.evaluate_with(v, net, &self.board);
                 // The incremental accumulators against a full refresh, in
                 // debug builds (tests/nnue.rs checks the same on random games).
                 debug_assert_eq!(
                     e,
-                    crate::nnue::evaluate_fresh(v, net, &self.board),
+                    crate::nnue::evaluate_on(v.path(), net, &self.board),
                     "{}",
                     self.board.to_fen()
                 );
