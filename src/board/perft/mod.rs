@@ -1,6 +1,8 @@
 //! Perft: count the leaf nodes of the legal move tree, with bulk counting at the
 //! last ply (the moves there are counted with popcounts, never listed or made).
 
+mod make;
+
 use super::movegen::{Collect, Counter, MoveList, Sink, Stage};
 use super::{kind_of_colored, Board, BISHOP, KNIGHT, NO_PIECE, PAWN, QUEEN, ROOK};
 use crate::attacks::Slider;
