@@ -3,6 +3,7 @@
 
 use super::text::escape_short;
 use super::Args;
+use crate::nnue::marlin::Record;
 use crate::nnue::train::{self, Config, Event, Loss, Shape, State};
 use std::io::{IsTerminal, Write};
 use std::time::Instant;
@@ -107,90 +108,158 @@ fn repeated(args: &[String], name: &str) -> Result<(Vec<String>, Vec<String>), S
     Ok((files, rest))
 }
 
-pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
-    let (files, rest) = repeated(args, "data")?;
-    let (extra, rest) = repeated(&rest, "extra")?;
-    let a = Args::parse(&rest, OPTIONS, &["mirror", "psqt"])?;
-    if let Some(extra) = a.positional.first() {
-        return Err(format!(
-            "unexpected argument '{}' (see brokkr train -h)",
-            escape_short(extra)
-        ));
-    }
-    if files.is_empty() {
-        return Err("train needs --data FILE (see brokkr train -h)".to_string());
-    }
-    let net_out = a
-        .value("out")
-        .ok_or("train needs --out FILE (see brokkr train -h)")?
-        .to_string();
-    let resume = a.value("resume").map(State::read).transpose()?;
-    let init = match a.value("init") {
-        None => None,
-        Some(path) => {
-            let bytes = std::fs::read(path).map_err(|e| format!("cannot read '{path}': {e}"))?;
-            let file = crate::codegen::net::NetFile::parse(&bytes)
-                .map_err(|e| format!("--init {path}: {e}"))?;
-            Some(train::dequantise(&file))
+/// The options of one run, checked.
+struct Options {
+    /// `--data` and `--extra`.
+    files: Vec<String>,
+    extra: Vec<String>,
+    net_out: String,
+    resume: Option<State>,
+    /// The learning rates as given, in f64 for the report: `lr / 100` in f32
+    /// prints as 0.000010000001.
+    lr: f64,
+    lr_end: f64,
+    /// The fraction held out for validation.
+    val: f64,
+    mirror: bool,
+    cfg: Config,
+}
+
+impl Options {
+    fn parse(args: &[String]) -> Result<Options, String> {
+        let (files, rest) = repeated(args, "data")?;
+        let (extra, rest) = repeated(&rest, "extra")?;
+        let a = Args::parse(&rest, OPTIONS, &["mirror", "psqt"])?;
+        if let Some(extra) = a.positional.first() {
+            return Err(format!(
+                "unexpected argument '{}' (see brokkr train -h)",
+                escape_short(extra)
+            ));
         }
-    };
-    if init.is_some() && resume.is_some() {
-        return Err("--init and --resume exclude each other".to_string());
+        if files.is_empty() {
+            return Err("train needs --data FILE (see brokkr train -h)".to_string());
+        }
+        let net_out = a
+            .value("out")
+            .ok_or("train needs --out FILE (see brokkr train -h)")?
+            .to_string();
+        let resume = a.value("resume").map(State::read).transpose()?;
+        let init = match a.value("init") {
+            None => None,
+            Some(path) => {
+                let bytes =
+                    std::fs::read(path).map_err(|e| format!("cannot read '{path}': {e}"))?;
+                let file = crate::codegen::net::NetFile::parse(&bytes)
+                    .map_err(|e| format!("--init {path}: {e}"))?;
+                Some(train::dequantise(&file))
+            }
+        };
+        if init.is_some() && resume.is_some() {
+            return Err("--init and --resume exclude each other".to_string());
+        }
+        let lr = a.parsed::<f64>("lr")?.unwrap_or(0.001);
+        let lr_end = a.parsed::<f64>("lr-end")?.unwrap_or(lr / 100.0);
+        let shape_default = resume
+            .as_ref()
+            .map(|s| s.net.shape)
+            .or(init.as_ref().map(|n| n.shape));
+        let val = a.parsed::<f64>("val")?.unwrap_or(0.05);
+        if !(0.0..1.0).contains(&val) {
+            return Err(format!(
+                "bad value for --val '{val}': expected at least 0 and below 1"
+            ));
+        }
+        let cfg = Config {
+            shape: Shape {
+                hidden: a
+                    .parsed("hidden")?
+                    .or(shape_default.map(|s| s.hidden))
+                    .unwrap_or(256),
+                buckets: a
+                    .parsed("buckets")?
+                    .or(shape_default.map(|s| s.buckets))
+                    .unwrap_or(1),
+                psqt: a.flag("psqt") || shape_default.is_some_and(|s| s.psqt),
+            },
+            epochs: a.parsed("epochs")?.unwrap_or(10),
+            batch: a.parsed("batch")?.unwrap_or(16384),
+            lr: lr as f32,
+            lr_end: lr_end as f32,
+            weight_decay: a.parsed("wd")?.unwrap_or(0.01),
+            loss: Loss {
+                wdl: a.parsed("wdl")?.unwrap_or(0.3),
+                k: a.parsed("k")?.unwrap_or(400.0),
+            },
+            seed: a.count("seed")?.unwrap_or(1),
+            threads: a.parsed("threads")?.unwrap_or(2),
+            checkpoint: a.value("checkpoint").map(str::to_string),
+            stop_after: None,
+            init,
+        };
+        cfg.check()?;
+        Ok(Options {
+            files,
+            extra,
+            net_out,
+            resume,
+            lr,
+            lr_end,
+            val,
+            mirror: a.flag("mirror"),
+            cfg,
+        })
     }
-    // In f64 for the report: `lr / 100` in f32 prints as 0.000010000001.
-    let lr = a.parsed::<f64>("lr")?.unwrap_or(0.001);
-    let lr_end = a.parsed::<f64>("lr-end")?.unwrap_or(lr / 100.0);
-    let shape_default = resume
-        .as_ref()
-        .map(|s| s.net.shape)
-        .or(init.as_ref().map(|n| n.shape));
-    let val = a.parsed::<f64>("val")?.unwrap_or(0.05);
-    if !(0.0..1.0).contains(&val) {
-        return Err(format!(
-            "bad value for --val '{val}': expected at least 0 and below 1"
-        ));
-    }
-    let cfg = Config {
-        shape: Shape {
-            hidden: a
-                .parsed("hidden")?
-                .or(shape_default.map(|s| s.hidden))
-                .unwrap_or(256),
-            buckets: a
-                .parsed("buckets")?
-                .or(shape_default.map(|s| s.buckets))
-                .unwrap_or(1),
-            psqt: a.flag("psqt") || shape_default.is_some_and(|s| s.psqt),
-        },
-        epochs: a.parsed("epochs")?.unwrap_or(10),
-        batch: a.parsed("batch")?.unwrap_or(16384),
-        lr: lr as f32,
-        lr_end: lr_end as f32,
-        weight_decay: a.parsed("wd")?.unwrap_or(0.01),
-        loss: Loss {
-            wdl: a.parsed("wdl")?.unwrap_or(0.3),
-            k: a.parsed("k")?.unwrap_or(400.0),
-        },
-        seed: a.count("seed")?.unwrap_or(1),
-        threads: a.parsed("threads")?.unwrap_or(2),
-        checkpoint: a.value("checkpoint").map(str::to_string),
-        stop_after: None,
-        init,
-    };
-    cfg.check()?;
+}
+
+pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
+    let mut o = Options::parse(args)?;
     let start = Instant::now();
-    let loaded = train::load(&files, cfg.threads)?;
+    let (train_set, val_set) = load_sets(&o, start, out)?;
+    report_setup(&o, &val_set, out)?;
+    let resume = o.resume.take();
+    let state = train_and_write(&o, &train_set, &val_set, resume, out)?;
+    let file = state.net.quantise();
+    say!(
+        out,
+        "train: wrote {} (hidden {}, {} bucket(s), hash {:016x}) after {} epochs, {:.1} s in all",
+        escape_short(&o.net_out),
+        file.hidden,
+        file.buckets,
+        file.hash(),
+        state.epoch,
+        start.elapsed().as_secs_f64()
+    );
+    if let Some(q) = train::quantised_loss(&file, &o.cfg.loss, &val_set) {
+        say!(
+            out,
+            "train: the written net, as the engine evaluates it, on the validation positions: \
+             loss {q:.6}"
+        );
+    }
+    Ok(())
+}
+
+/// Read the data (`--data`, then `--extra` for training only, mirrored with
+/// `--mirror`) and hold out the validation set, saying what was read: the
+/// training set and the validation set.
+fn load_sets(
+    o: &Options,
+    start: Instant,
+    out: &mut dyn Write,
+) -> Result<(Vec<Record>, Vec<Record>), String> {
+    let (cfg, val) = (&o.cfg, o.val);
+    let loaded = train::load(&o.files, cfg.threads)?;
     let games = train::data::games(&loaded.records).len();
     let (train_set, val_set) = train::split(&loaded.records, val, cfg.seed);
     let mut train_set = train_set;
-    let extras = if extra.is_empty() {
+    let extras = if o.extra.is_empty() {
         0
     } else {
-        let more = train::load(&extra, cfg.threads)?.records;
+        let more = train::load(&o.extra, cfg.threads)?.records;
         train_set.extend_from_slice(&more);
         more.len()
     };
-    let train_set = if a.flag("mirror") {
+    let train_set = if o.mirror {
         train::data::with_mirrors(train_set)
     } else {
         train_set
@@ -207,7 +276,7 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
         } else {
             " or blocks"
         },
-        files.len(),
+        o.files.len(),
         loaded.skipped,
         train::data::MAX_SCORE,
         start.elapsed().as_secs_f64(),
@@ -246,6 +315,13 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
             }
         );
     }
+    Ok((train_set, val_set))
+}
+
+/// Say what is about to be trained, and how the hand-written evaluation does
+/// on the validation set (the loss a net should beat).
+fn report_setup(o: &Options, val_set: &[Record], out: &mut dyn Write) -> Result<(), String> {
+    let cfg = &o.cfg;
     say!(
         out,
         "train: net 768x2 -> {}x2 -> {} bucket(s){}; {} epochs of batches of {}, lr {} -> {}, \
@@ -255,14 +331,14 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
         if cfg.shape.psqt { " + PSQT" } else { "" },
         cfg.epochs,
         cfg.batch,
-        lr,
-        lr_end,
+        o.lr,
+        o.lr_end,
         cfg.weight_decay,
         cfg.loss.wdl,
         cfg.loss.k,
         cfg.seed,
         cfg.threads,
-        match &resume {
+        match &o.resume {
             Some(s) => format!("; resuming after epoch {}", s.epoch),
             None => String::new(),
         }
@@ -271,7 +347,7 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
         wdl: 1.0,
         ..cfg.loss
     };
-    if let Some(&[all, results]) = train::hce_losses(&[cfg.loss, results_only], &val_set).as_deref()
+    if let Some(&[all, results]) = train::hce_losses(&[cfg.loss, results_only], val_set).as_deref()
     {
         say!(
             out,
@@ -279,10 +355,23 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
              (against results alone {results:.6})"
         );
     }
+    Ok(())
+}
+
+/// Train, showing the progress on stderr (one line rewritten in place on a
+/// terminal) and each epoch's losses on `out`, and write the net after every
+/// epoch, or once at the end when no epoch was left to run.
+fn train_and_write(
+    o: &Options,
+    train_set: &[Record],
+    val_set: &[Record],
+    resume: Option<State>,
+    out: &mut dyn Write,
+) -> Result<State, String> {
     let terminal = std::io::stderr().is_terminal();
-    let threads = cfg.threads as f64;
+    let threads = o.cfg.threads as f64;
     let mut written = false;
-    let state = train::train(&cfg, &train_set, &val_set, resume, &mut |e| {
+    let state = train::train(&o.cfg, train_set, val_set, resume, &mut |e| {
         match e {
             Event::Progress {
                 epoch,
@@ -320,7 +409,7 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
                 if terminal {
                     note!("\r\x1b[K");
                 }
-                train::write_file(&net_out, &net.quantise().to_bytes())?;
+                train::write_file(&o.net_out, &net.quantise().to_bytes())?;
                 written = true;
                 say!(
                     out,
@@ -337,27 +426,9 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
         Ok(())
     })?;
     if !written {
-        train::write_file(&net_out, &state.net.quantise().to_bytes())?;
+        train::write_file(&o.net_out, &state.net.quantise().to_bytes())?;
     }
-    let file = state.net.quantise();
-    say!(
-        out,
-        "train: wrote {} (hidden {}, {} bucket(s), hash {:016x}) after {} epochs, {:.1} s in all",
-        escape_short(&net_out),
-        file.hidden,
-        file.buckets,
-        file.hash(),
-        state.epoch,
-        start.elapsed().as_secs_f64()
-    );
-    if let Some(q) = train::quantised_loss(&file, &cfg.loss, &val_set) {
-        say!(
-            out,
-            "train: the written net, as the engine evaluates it, on the validation positions: \
-             loss {q:.6}"
-        );
-    }
-    Ok(())
+    Ok(state)
 }
 
 /// Seconds as `1h02m03s`, `2m03s` or `3s`.

@@ -302,6 +302,46 @@ impl Figures {
     }
 }
 
+/// The options of one run, checked.
+struct Options {
+    data: String,
+    max_lines: Option<u64>,
+    holdout: u64,
+    max_score: i32,
+    refine: usize,
+    per_material: bool,
+}
+
+impl Options {
+    fn from_args(a: &Args) -> Result<Options, String> {
+        if let Some(extra) = a.positional.first() {
+            return Err(format!("unexpected argument '{extra}'"));
+        }
+        let data = a.value("data").ok_or("missing --data FILE")?.to_string();
+        let max_lines: Option<u64> = a.parsed("max-lines")?;
+        let holdout: u64 = a.parsed("holdout")?.unwrap_or(5);
+        if holdout < 2 {
+            return Err("--holdout must be 2 or more".into());
+        }
+        let max_score: i32 = a.parsed("max-score")?.unwrap_or(3000);
+        if !(100..=(SCORE_CELLS as i32 - 1) / 2).contains(&max_score) {
+            return Err(format!(
+                "--max-score must be from 100 to {}",
+                (SCORE_CELLS - 1) / 2
+            ));
+        }
+        let refine: usize = a.parsed("refine")?.unwrap_or(1500);
+        Ok(Options {
+            data,
+            max_lines,
+            holdout,
+            max_score,
+            refine,
+            per_material: a.flag("per-material"),
+        })
+    }
+}
+
 /// Run `brokkr wdlfit` with `args` (after the command name).
 pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     let a = Args::parse(
@@ -312,32 +352,38 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     if a.flag("help") {
         return writeln!(out, "{HELP}").map_err(|e| e.to_string());
     }
-    if let Some(extra) = a.positional.first() {
-        return Err(format!("unexpected argument '{extra}'"));
-    }
-    let data = a.value("data").ok_or("missing --data FILE")?;
-    let max_lines: Option<u64> = a.parsed("max-lines")?;
-    let holdout: u64 = a.parsed("holdout")?.unwrap_or(5);
-    if holdout < 2 {
-        return Err("--holdout must be 2 or more".into());
-    }
-    let max_score: i32 = a.parsed("max-score")?.unwrap_or(3000);
-    if !(100..=(SCORE_CELLS as i32 - 1) / 2).contains(&max_score) {
-        return Err(format!(
-            "--max-score must be from 100 to {}",
-            (SCORE_CELLS - 1) / 2
-        ));
-    }
-    let refine: usize = a.parsed("refine")?.unwrap_or(1500);
-    let (fit, held, skipped) = read(data, max_lines, holdout, max_score)?;
+    let o = Options::from_args(&a)?;
+    let (fit, held, skipped) = read(&o.data, o.max_lines, o.holdout, o.max_score)?;
     if fit.positions == 0 || held.positions == 0 {
         return Err(format!(
-            "too few whole games in '{data}' to fit and hold out ({} and {} positions)",
-            fit.positions, held.positions
+            "too few whole games in '{}' to fit and hold out ({} and {} positions)",
+            o.data, fit.positions, held.positions
         ));
     }
-    let w = |out: &mut dyn Write, s: String| writeln!(out, "{s}").map_err(|e| e.to_string());
+    let fitted = fit_model(&fit, o.max_score, o.refine)?;
+    report_model(out, args, &o, &fit, &held, skipped, &fitted)?;
+    report_held_out(out, &fitted.model, &fit, &held, o.max_score)
+}
 
+/// Write one line (or several, `s` holding the newlines) of the report.
+fn put(out: &mut dyn Write, s: String) -> Result<(), String> {
+    writeln!(out, "{s}").map_err(|e| e.to_string())
+}
+
+/// What the fit found.
+struct Fitted {
+    model: Model,
+    /// Each material count's own curve: (material, positions, a, b).
+    per_material: Vec<(i32, u64, f64, f64)>,
+    /// The fit set's negative log-likelihood under the cubics through the
+    /// per-material curves (`before`) and under `model` (`after`).
+    before: f64,
+    after: f64,
+}
+
+/// Fit the model to the cells of `fit`, in the three steps the module's doc
+/// gives; `refine` Nelder-Mead steps for the last.
+fn fit_model(fit: &Cells, max_score: i32, refine: usize) -> Result<Fitted, String> {
     // Step 1. A curve for each material count with enough positions.
     let mut points = Vec::new();
     let mut per_material = Vec::new();
@@ -401,8 +447,27 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
         }
     }
     let after = nll(&[model.a, model.b].concat());
+    Ok(Fitted {
+        model,
+        per_material,
+        before,
+        after,
+    })
+}
 
-    w(
+/// Print the model as Rust source for src/wdl.rs, how well it fits the fit
+/// set, and with `--per-material` each material count's own curve beside it.
+fn report_model(
+    out: &mut dyn Write,
+    args: &[String],
+    o: &Options,
+    fit: &Cells,
+    held: &Cells,
+    skipped: u64,
+    fitted: &Fitted,
+) -> Result<(), String> {
+    let (model, max_score, refine) = (&fitted.model, o.max_score, o.refine);
+    put(
         out,
         format!(
         "// brokkr wdlfit {}\n// {} games ({} positions) fitted, {} held out ({} positions); {} \
@@ -418,27 +483,30 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
         model.b[0], model.b[1], model.b[2], model.b[3],
     ),
     )?;
-    w(out, format!(
+    put(out, format!(
         "\nfit set: mean log-likelihood {:.5} from the cubics, {:.5} after {refine} Nelder-Mead steps",
-        -before / fit.positions as f64,
-        -after / fit.positions as f64
+        -fitted.before / fit.positions as f64,
+        -fitted.after / fit.positions as f64
     ))?;
-    if a.flag("per-material") {
-        w(
+    if o.per_material {
+        put(
             out,
             "\nmaterial  positions      a(own)   b(own)   a(model) b(model)".into(),
         )?;
-        for (m, n, ca, cb) in &per_material {
+        for (m, n, ca, cb) in &fitted.per_material {
             let (ma, mb) = model.params(*m);
-            w(
+            put(
                 out,
                 format!("{m:>8} {n:>10} {ca:>11.1} {cb:>8.1} {ma:>10.1} {mb:>8.1}"),
             )?;
         }
     }
+    Ok(())
+}
 
-    // The baselines: the fit set's frequencies, and one curve for all material.
-    let naive = fit.frequencies();
+/// The best single curve `(a, b)` for the cells of `fit`, whatever their
+/// material (a baseline for the material-dependent model).
+fn one_curve(fit: &Cells, max_score: i32) -> (f64, f64) {
     let mut flat = vec![[0u32; 3]; 2 * max_score as usize + 1];
     for (_, s, c) in fit.iter() {
         for k in 0..3 {
@@ -451,7 +519,22 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
         .filter(|(_, c)| c.iter().any(|&n| n > 0))
         .map(|(s, c)| (s as i32 - max_score, c))
         .collect();
-    let (fa, fb) = fit_curve(&flat);
+    fit_curve(&flat)
+}
+
+/// Print the model's calibration on the held-out games, and its log-loss and
+/// Brier score beside two baselines: the fit set's frequencies, and one curve
+/// for all material.
+fn report_held_out(
+    out: &mut dyn Write,
+    model: &Model,
+    fit: &Cells,
+    held: &Cells,
+    max_score: i32,
+) -> Result<(), String> {
+    // The baselines: the fit set's frequencies, and one curve for all material.
+    let naive = fit.frequencies();
+    let (fa, fb) = one_curve(fit, max_score);
 
     // Calibration on the held-out games, by White's score.
     const EDGES: [i32; 10] = [-600, -300, -150, -75, -25, 25, 75, 150, 300, 600];
@@ -472,7 +555,7 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
             row.1[k] += total * p[k];
         }
     }
-    w(
+    put(
         out,
         format!(
             "\nheld-out games: {} positions of {} games, by White's score\n\n\
@@ -492,7 +575,7 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
             i => format!("{} .. {}", EDGES[i - 1], EDGES[i] - 1),
         };
         let pct = |v: f64| 100.0 * v / n as f64;
-        w(
+        put(
             out,
             format!(
                 "| {range} | {n} | {:.1} / {:.1} / {:.1} | {:.1} / {:.1} / {:.1} |",
@@ -505,7 +588,7 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
             ),
         )?;
     }
-    w(
+    put(
         out,
         format!(
             "\n| held-out games | log-loss | Brier |\n|---|---:|---:|\n\
@@ -519,8 +602,7 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
             100.0 * naive[2],
             naive_f.show(),
         ),
-    )?;
-    Ok(())
+    )
 }
 
 #[cfg(test)]

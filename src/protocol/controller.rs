@@ -525,15 +525,7 @@ impl Controller {
             self.note(&n);
         }
         let root = *self.game.board();
-        let clock = root.halfmove_clock();
-        if clock >= MAX_HALFMOVE as u32 {
-            // The game is drawn by the rules, but a GUI that does not apply the
-            // 75-move rule still waits for a move, and loses on time without one.
-            self.note(&format!(
-                "the 75-move rule has drawn this game ({clock} plies without a capture or \
-                 pawn move); playing a move all the same"
-            ));
-        }
+        self.note_a_75_move_draw(&root);
         let fen = search_fen(&root);
         let history = self.game.history().to_vec();
         let control = self.control.clone();
@@ -582,41 +574,7 @@ impl Controller {
                         }
                     })
                 }));
-                let result = match searched {
-                    Ok(Ok(r)) if !r.best.is_null() || root_is_over(&root) => r,
-                    Ok(Ok(_)) => {
-                        let m = legal_or_first(&root, Move::NULL);
-                        note(protocol, "the search found no move; playing a legal one");
-                        played(m)
-                    }
-                    Ok(Err(why)) => {
-                        note(protocol, &format!("{why}; playing a legal move"));
-                        played(legal_or_first(&root, Move::NULL))
-                    }
-                    Err(payload) => {
-                        // What the histories held when the panic struck is not to
-                        // be trusted; the hash holds only whole atomic writes.
-                        data.iter_mut().for_each(ThreadData::clear);
-                        let before = *best_so_far.lock().unwrap_or_else(|e| e.into_inner());
-                        let m = legal_or_first(&root, before);
-                        let which = if m == before {
-                            "the best move so far"
-                        } else {
-                            "a legal move"
-                        };
-                        alert(
-                            protocol,
-                            &format!(
-                                "the search panicked ({}); playing {} ({which}). Please report \
-                                 this with the position: {}",
-                                panic_text(payload.as_ref()),
-                                root.to_uci(m),
-                                root.to_fen()
-                            ),
-                        );
-                        played(m)
-                    }
-                };
+                let result = settle(searched, &root, &best_so_far, &mut data, protocol);
                 drop(data);
                 let _ = tx.send(Msg::SearchDone(id, result.clone()));
                 result
@@ -624,6 +582,19 @@ impl Controller {
             .map_err(|e| format!("cannot start the search thread: {e}"))?;
         self.running = Some(Running { handle, id });
         Ok(id)
+    }
+
+    /// The game is drawn by the rules once `root` is 75 moves without a
+    /// capture or pawn move, but a GUI that does not apply the rule still waits
+    /// for a move, and loses on time without one: say so, and search anyway.
+    fn note_a_75_move_draw(&self, root: &Board<Magic>) {
+        let clock = root.halfmove_clock();
+        if clock >= MAX_HALFMOVE as u32 {
+            self.note(&format!(
+                "the 75-move rule has drawn this game ({clock} plies without a capture or \
+                 pawn move); playing a move all the same"
+            ));
+        }
     }
 
     /// Before a search with `settings`: the hash table, the correction
@@ -755,6 +726,54 @@ fn legal_or_first(b: &Board<Magic>, m: Move) -> Move {
         .iter()
         .next()
         .unwrap_or(Move::NULL)
+}
+
+/// The search thread's result from what the search returned: its own result,
+/// or a legal move in its place when it found none (the root not being over),
+/// could not set up the position, or panicked. After a panic the move is the
+/// first of the last main line reported (`best_so_far`) if it is legal, the
+/// panic is reported, and `data`, the histories it struck in the middle of,
+/// is cleared (the hash holds only whole atomic writes).
+fn settle(
+    searched: std::thread::Result<Result<SearchResult, String>>,
+    root: &Board<Magic>,
+    best_so_far: &Mutex<Move>,
+    data: &mut [ThreadData],
+    protocol: Protocol,
+) -> SearchResult {
+    match searched {
+        Ok(Ok(r)) if !r.best.is_null() || root_is_over(root) => r,
+        Ok(Ok(_)) => {
+            let m = legal_or_first(root, Move::NULL);
+            note(protocol, "the search found no move; playing a legal one");
+            played(m)
+        }
+        Ok(Err(why)) => {
+            note(protocol, &format!("{why}; playing a legal move"));
+            played(legal_or_first(root, Move::NULL))
+        }
+        Err(payload) => {
+            data.iter_mut().for_each(ThreadData::clear);
+            let before = *best_so_far.lock().unwrap_or_else(|e| e.into_inner());
+            let m = legal_or_first(root, before);
+            let which = if m == before {
+                "the best move so far"
+            } else {
+                "a legal move"
+            };
+            alert(
+                protocol,
+                &format!(
+                    "the search panicked ({}); playing {} ({which}). Please report this with \
+                     the position: {}",
+                    panic_text(payload.as_ref()),
+                    root.to_uci(m),
+                    root.to_fen()
+                ),
+            );
+            played(m)
+        }
+    }
 }
 
 /// A result that plays `m` and knows nothing else.

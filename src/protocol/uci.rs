@@ -501,86 +501,32 @@ pub fn parse_go(args: &[&str], board: &Board<Magic>) -> (Limits, Vec<String>) {
     let mut warn = Vec::new();
     let white = board.side_to_move() == crate::types::Color::White;
     let mut i = 0;
-    // A time in ms: negative clocks (some GUIs send them when flagging) count as 0.
-    let ms = |v: Option<&&str>, name: &str, warn: &mut Vec<String>| -> Option<Duration> {
-        let Some(v) = v else {
-            warn.push(format!("'{name}' needs a value"));
-            return None;
-        };
-        match v.parse::<i64>() {
-            Ok(n) => Some(Duration::from_millis(n.clamp(0, 1 << 40) as u64)),
-            Err(_) => match v.parse::<f64>() {
-                Ok(f) if f.is_finite() => Some(Duration::from_millis(f.clamp(0.0, 1e12) as u64)),
-                _ => {
-                    warn.push(format!(
-                        "bad value '{}' for '{name}': expected milliseconds",
-                        shown(v)
-                    ));
-                    None
-                }
-            },
-        }
-    };
-    let count = |v: Option<&&str>, name: &str, hi: i64, warn: &mut Vec<String>| -> Option<i64> {
-        let Some(v) = v else {
-            warn.push(format!("'{name}' needs a value"));
-            return None;
-        };
-        // Values beyond the most the search takes are clamped to it, with a
-        // word (a GUI sending them means "as much as you can").
-        let clamped = |warn: &mut Vec<String>| {
-            warn.push(format!(
-                "'{name} {}' is beyond the most the engine takes: {name} {hi}",
-                shown(v)
-            ));
-            Some(hi)
-        };
-        match v.parse::<i64>() {
-            Ok(n) if n > hi => clamped(warn),
-            Ok(n) if n >= 0 => Some(n),
-            Ok(_) => {
-                warn.push(format!(
-                    "bad value '{}' for '{name}': must not be negative",
-                    shown(v)
-                ));
-                None
-            }
-            Err(_) if v.bytes().all(|b| b.is_ascii_digit()) => clamped(warn),
-            Err(_) => {
-                warn.push(format!(
-                    "bad value '{}' for '{name}': expected a whole number",
-                    shown(v)
-                ));
-                None
-            }
-        }
-    };
     while i < args.len() {
         let key = args[i];
-        let val = args.get(i + 1);
+        let val = args.get(i + 1).copied();
         let mut takes_value = true;
         match key {
             "wtime" | "btime" => {
-                if let Some(t) = ms(val, key, &mut warn) {
+                if let Some(t) = go_ms(val, key, &mut warn) {
                     if (key == "wtime") == white {
                         l.time = Some(t);
                     }
                 }
             }
             "winc" | "binc" => {
-                if let Some(t) = ms(val, key, &mut warn) {
+                if let Some(t) = go_ms(val, key, &mut warn) {
                     if (key == "winc") == white {
                         l.inc = t;
                     }
                 }
             }
             "movestogo" => {
-                l.movestogo = count(val, key, 10_000, &mut warn).map(|n| n.max(1) as u32)
+                l.movestogo = go_count(val, key, 10_000, &mut warn).map(|n| n.max(1) as u32)
             }
-            "depth" => l.depth = count(val, key, 127, &mut warn).map(|n| n.max(1) as i32),
-            "nodes" => l.nodes = count(val, key, i64::MAX, &mut warn).map(|n| n.max(1) as u64),
-            "mate" => l.mate = count(val, key, 127, &mut warn).map(|n| n.max(1) as i32),
-            "movetime" => l.movetime = ms(val, key, &mut warn),
+            "depth" => l.depth = go_count(val, key, 127, &mut warn).map(|n| n.max(1) as i32),
+            "nodes" => l.nodes = go_count(val, key, i64::MAX, &mut warn).map(|n| n.max(1) as u64),
+            "mate" => l.mate = go_count(val, key, 127, &mut warn).map(|n| n.max(1) as i32),
+            "movetime" => l.movetime = go_ms(val, key, &mut warn),
             "infinite" => {
                 l.infinite = true;
                 takes_value = false;
@@ -624,6 +570,66 @@ pub fn parse_go(args: &[&str], board: &Board<Magic>) -> (Limits, Vec<String>) {
         warn.push("no valid limit left: searching to depth 1".into());
     }
     (l, warn)
+}
+
+/// `go`'s time `v` for `name`, in milliseconds; negative clocks (some GUIs
+/// send them when flagging) count as 0. `None`, with a warning, when it is
+/// missing or not a number.
+fn go_ms(v: Option<&str>, name: &str, warn: &mut Vec<String>) -> Option<Duration> {
+    let Some(v) = v else {
+        warn.push(format!("'{name}' needs a value"));
+        return None;
+    };
+    match v.parse::<i64>() {
+        Ok(n) => Some(Duration::from_millis(n.clamp(0, 1 << 40) as u64)),
+        Err(_) => match v.parse::<f64>() {
+            Ok(f) if f.is_finite() => Some(Duration::from_millis(f.clamp(0.0, 1e12) as u64)),
+            _ => {
+                warn.push(format!(
+                    "bad value '{}' for '{name}': expected milliseconds",
+                    shown(v)
+                ));
+                None
+            }
+        },
+    }
+}
+
+/// `go`'s count `v` for `name`, at most `hi`. `None`, with a warning, when it
+/// is missing, negative or not a whole number.
+fn go_count(v: Option<&str>, name: &str, hi: i64, warn: &mut Vec<String>) -> Option<i64> {
+    let Some(v) = v else {
+        warn.push(format!("'{name}' needs a value"));
+        return None;
+    };
+    // Values beyond the most the search takes are clamped to it, with a
+    // word (a GUI sending them means "as much as you can").
+    let clamped = |warn: &mut Vec<String>| {
+        warn.push(format!(
+            "'{name} {}' is beyond the most the engine takes: {name} {hi}",
+            shown(v)
+        ));
+        Some(hi)
+    };
+    match v.parse::<i64>() {
+        Ok(n) if n > hi => clamped(warn),
+        Ok(n) if n >= 0 => Some(n),
+        Ok(_) => {
+            warn.push(format!(
+                "bad value '{}' for '{name}': must not be negative",
+                shown(v)
+            ));
+            None
+        }
+        Err(_) if v.bytes().all(|b| b.is_ascii_digit()) => clamped(warn),
+        Err(_) => {
+            warn.push(format!(
+                "bad value '{}' for '{name}': expected a whole number",
+                shown(v)
+            ));
+            None
+        }
+    }
 }
 
 fn is_go_keyword(w: &str) -> bool {

@@ -140,7 +140,9 @@ impl Xboard {
         }
     }
 
-    /// Handle one line; false to quit.
+    /// Handle one line; false to quit. Each kind of command has its handler
+    /// (the game, the clock, thinking and analysis, the engine's settings),
+    /// which says whether the command was its own.
     fn line(&mut self, line: &str) -> bool {
         let line = line.trim();
         let (cmd, arg) = match line.split_once(char::is_whitespace) {
@@ -151,12 +153,30 @@ impl Xboard {
             "" => {}
             "xboard" | "accepted" | "rejected" | "random" | "computer" | "name" | "rating"
             | "ics" | "white" | "black" | "bk" => {}
-            "draw" => self.draw_offered = true,
-            "hint" => self.hint(),
-            "protover" => self.features(),
+            "quit" => return false,
+            _ if self.game_command(cmd, arg, line)
+                || self.clock_command(cmd, arg, line)
+                || self.thinking_command(cmd)
+                || self.setting_command(cmd, arg, line) => {}
+            // A bare move, as xboard sends without usermove=1.
+            _ if self.looks_like_move(cmd) && arg.is_empty() => self.user_move(cmd),
+            _ => error("unknown command", line),
+        }
+        true
+    }
+
+    /// The game's commands: the position, the moves, who plays which side, and
+    /// the result. False when `cmd` is not one of them.
+    fn game_command(&mut self, cmd: &str, arg: &str, line: &str) -> bool {
+        match cmd {
             "new" => self.new_game(),
             "variant" => self.variant(arg),
-            "force" => {
+            "setboard" => self.setboard(arg),
+            "edit" => error("not supported (use setboard)", line),
+            "usermove" => self.user_move(arg),
+            "undo" => self.take_back(1),
+            "remove" => self.take_back(2),
+            "force" | "result" => {
                 self.stop_search();
                 self.engine = None;
             }
@@ -169,26 +189,23 @@ impl Xboard {
             }
             "playother" => {
                 self.stop_search();
-                if !self.has_position("playother") {
-                    return true;
-                }
-                self.engine = Some(self.side().flip());
-                self.maybe_ponder(None);
-            }
-            "usermove" => self.user_move(arg),
-            "?" => {
-                if self.task == Some(Task::Think) {
-                    self.ctl.stop();
+                if self.has_position("playother") {
+                    self.engine = Some(self.side().flip());
+                    self.maybe_ponder(None);
                 }
             }
-            "ping" => emit(&format!("pong {arg}")),
-            "setboard" => self.setboard(arg),
-            "undo" => self.take_back(1),
-            "remove" => self.take_back(2),
-            "result" => {
-                self.stop_search();
-                self.engine = None;
-            }
+            "draw" => self.draw_offered = true,
+            "hint" => self.hint(),
+            _ => return false,
+        }
+        true
+    }
+
+    /// The clock's commands: the time control (`level`, `st`), a depth limit
+    /// (`sd`), the clocks' readings (`time`, `otim`) and a clock counted in
+    /// nodes (`nps`). False when `cmd` is not one of them.
+    fn clock_command(&mut self, cmd: &str, arg: &str, line: &str) -> bool {
+        match cmd {
             "level" => self.level(arg),
             "st" => match parse_seconds(arg) {
                 Some(t) if t > Duration::ZERO => self.tc.per_move = Some(t),
@@ -209,8 +226,26 @@ impl Xboard {
                 }
                 Err(_) => error(&format!("bad {cmd}"), line),
             },
-            "post" => self.post.store(true, Ordering::Relaxed),
-            "nopost" => self.post.store(false, Ordering::Relaxed),
+            "nps" => match arg.parse::<u64>() {
+                Ok(0) => self.nps = None,
+                Ok(n) => self.nps = Some(n),
+                Err(_) => error("bad nps", line),
+            },
+            _ => return false,
+        }
+        true
+    }
+
+    /// How the engine thinks and shows it: move now (`?`), pondering (`hard`,
+    /// `easy`), analysis (`analyze`, `exit`, `.`) and the thinking output
+    /// (`post`, `nopost`). False when `cmd` is not one of them.
+    fn thinking_command(&mut self, cmd: &str) -> bool {
+        match cmd {
+            "?" => {
+                if self.task == Some(Task::Think) {
+                    self.ctl.stop();
+                }
+            }
             "hard" => {
                 self.ponder = true;
                 self.ctl.opts.ponder = true;
@@ -237,6 +272,20 @@ impl Xboard {
                 }
             }
             "." => self.stat(),
+            "post" => self.post.store(true, Ordering::Relaxed),
+            "nopost" => self.post.store(false, Ordering::Relaxed),
+            _ => return false,
+        }
+        true
+    }
+
+    /// The engine's settings and the protocol's handshake: `protover`,
+    /// `ping`, `memory`, `cores`, `egtpath` and `option`. False when `cmd` is
+    /// not one of them.
+    fn setting_command(&mut self, cmd: &str, arg: &str, line: &str) -> bool {
+        match cmd {
+            "protover" => self.features(),
+            "ping" => emit(&format!("pong {arg}")),
             "memory" => match arg.parse::<usize>() {
                 Ok(mb) if (1..=MAX_HASH_MB).contains(&mb) => {
                     self.stop_search();
@@ -252,48 +301,36 @@ impl Xboard {
                 Ok(n) if (1..=MAX_THREADS).contains(&n) => self.option("Threads", &n.to_string()),
                 _ => error("bad cores", line),
             },
-            // `egtpath TYPE PATH` (feature egt="syzygy"): the Syzygy tables'
-            // directories, as the `SyzygyPath` option.
-            // A folder that does not exist is only noted (XBoard sends its
-            // default path whether or not the tables are there).
-            "egtpath" => {
-                let (kind, dir) = arg.split_once(char::is_whitespace).unwrap_or((arg, ""));
-                let dir = dir.trim();
-                if !kind.eq_ignore_ascii_case("syzygy") {
-                    self.ctl.note(&format!(
-                        "egtpath: only syzygy tables are read, not '{}'",
-                        shown(kind)
-                    ));
-                } else if dir.is_empty() {
-                    self.ctl.note(
-                        "egtpath syzygy: no folder given (expected 'egtpath syzygy FOLDER'); \
-                         playing without tables",
-                    );
-                } else {
-                    self.option("SyzygyPath", dir);
-                }
-            }
+            "egtpath" => self.egtpath(arg),
             "option" => match arg.split_once('=') {
                 Some((n, v)) => self.option(n.trim(), v.trim()),
                 None => self.option(arg, ""),
             },
-            "nps" => match arg.parse::<u64>() {
-                Ok(0) => self.nps = None,
-                Ok(n) => self.nps = Some(n),
-                Err(_) => error("bad nps", line),
-            },
-            "edit" => error("not supported (use setboard)", line),
-            "quit" => return false,
-            _ => {
-                // A bare move, as xboard sends without usermove=1.
-                if self.looks_like_move(cmd) && arg.is_empty() {
-                    self.user_move(cmd);
-                } else {
-                    error("unknown command", line);
-                }
-            }
+            _ => return false,
         }
         true
+    }
+
+    /// `egtpath TYPE PATH` (feature egt="syzygy"): the Syzygy tables'
+    /// directories, as the `SyzygyPath` option. A folder that does not exist
+    /// is only noted (XBoard sends its default path whether or not the tables
+    /// are there).
+    fn egtpath(&mut self, arg: &str) {
+        let (kind, dir) = arg.split_once(char::is_whitespace).unwrap_or((arg, ""));
+        let dir = dir.trim();
+        if !kind.eq_ignore_ascii_case("syzygy") {
+            self.ctl.note(&format!(
+                "egtpath: only syzygy tables are read, not '{}'",
+                shown(kind)
+            ));
+        } else if dir.is_empty() {
+            self.ctl.note(
+                "egtpath syzygy: no folder given (expected 'egtpath syzygy FOLDER'); \
+                 playing without tables",
+            );
+        } else {
+            self.option("SyzygyPath", dir);
+        }
     }
 
     /// `hint`: a move for the user. While pondering, the move expected from

@@ -296,7 +296,9 @@ impl MovePicker {
         !m.is_null() && m != self.tt_move && !is_noisy(board, m) && board.is_legal::<E::Bits>(m)
     }
 
-    /// The next move, or `None` when every move has been handed out.
+    /// The next move, or `None` when every move has been handed out. A stage
+    /// that needs more than a line or two has its helper, inlined as this is:
+    /// the picker runs at every node.
     #[inline(always)]
     pub fn next<E: Engine>(
         &mut self,
@@ -308,24 +310,9 @@ impl MovePicker {
         loop {
             match self.stage {
                 Stage::TtMove | Stage::EvasionTt | Stage::QsTt => {
-                    let tt_ok = !self.tt_move.is_null()
-                        && board.is_legal::<E::Bits>(self.tt_move)
-                        && (self.stage != Stage::QsTt
-                            || (is_noisy(board, self.tt_move)
-                                && self
-                                    .tt_move
-                                    .promotion_kind()
-                                    .is_none_or(|k| k == PieceKind::Queen)));
-                    self.stage = match self.stage {
-                        Stage::TtMove => Stage::GenCaptures,
-                        Stage::EvasionTt => Stage::GenEvasions,
-                        _ => Stage::GenQsCaptures,
-                    };
-                    if tt_ok {
-                        return Some(self.tt_move);
+                    if let Some(m) = self.tt_stage::<E>(board) {
+                        return Some(m);
                     }
-                    // An unusable hash move must not be skipped by the generators.
-                    self.tt_move = Move::NULL;
                 }
                 Stage::GenCaptures => {
                     self.generate::<E>(board, GenStage::Captures);
@@ -347,34 +334,11 @@ impl MovePicker {
                     None => self.stage = Stage::Killer1,
                 },
                 Stage::Killer1 | Stage::Killer2 | Stage::Countermove => {
-                    let (slot, next) = match self.stage {
-                        Stage::Killer1 => (0, Stage::Killer2),
-                        Stage::Killer2 => (1, Stage::Countermove),
-                        _ => (2, Stage::GenQuiets),
-                    };
-                    self.stage = next;
-                    let m = [self.killers[0], self.killers[1], self.counter][slot];
-                    let dup =
-                        (slot >= 1 && m == self.killers[0]) || (slot == 2 && m == self.killers[1]);
-                    if !dup && self.usable_refutation::<E>(board, m) {
+                    if let Some(m) = self.refutation_stage::<E>(board) {
                         return Some(m);
                     }
-                    // Not handed out: the quiet stage must not filter it away.
-                    match slot {
-                        0 => self.killers[0] = Move::NULL,
-                        1 => self.killers[1] = Move::NULL,
-                        _ => self.counter = Move::NULL,
-                    }
                 }
-                Stage::GenQuiets => {
-                    self.generate::<E>(board, GenStage::Quiets);
-                    // Drop the refutation moves already tried.
-                    let tried = [self.killers[0], self.killers[1], self.counter];
-                    self.retain(|m| !tried.contains(&m));
-                    self.score_quiets::<E>(board, hist, cont);
-                    self.sort();
-                    self.stage = Stage::Quiets;
-                }
+                Stage::GenQuiets => self.gen_quiets::<E>(board, hist, cont),
                 Stage::Quiets => {
                     if self.cur < self.len {
                         self.cur += 1;
@@ -401,26 +365,13 @@ impl MovePicker {
                     }
                     return m;
                 }
-                Stage::GenQsCaptures => {
-                    self.generate::<E>(board, GenStage::Captures);
-                    // Quiescence leaves under-promotions out.
-                    self.retain(|m| m.promotion_kind().is_none_or(|k| k == PieceKind::Queen));
-                    self.score_captures::<E>(board, hist);
-                    self.stage = Stage::QsCaptures;
-                }
+                Stage::GenQsCaptures => self.gen_qs_captures::<E>(board, hist),
                 Stage::QsCaptures => match self.pick_best() {
                     Some(m) => return Some(m),
                     None if self.qs_checks => self.stage = Stage::GenQsChecks,
                     None => self.stage = Stage::Done,
                 },
-                Stage::GenQsChecks => {
-                    self.generate::<E>(board, GenStage::Quiets);
-                    let ci = board.check_info::<E::Bits>();
-                    self.retain(|m| board.gives_check_with::<E::Bits>(m, &ci));
-                    self.score_quiets::<E>(board, hist, cont);
-                    self.sort();
-                    self.stage = Stage::QsChecks;
-                }
+                Stage::GenQsChecks => self.gen_qs_checks::<E>(board, hist, cont),
                 Stage::QsChecks => {
                     if self.cur < self.len {
                         self.cur += 1;
@@ -431,5 +382,99 @@ impl MovePicker {
                 Stage::Done => return None,
             }
         }
+    }
+
+    /// The hash move's stage (`TtMove`, `EvasionTt` or `QsTt`): the hash move
+    /// if it is usable here (legal, and in quiescence a capture or a queen
+    /// promotion), and on to the stage's generator either way.
+    #[inline(always)]
+    fn tt_stage<E: Engine>(&mut self, board: &Board<E::Slider>) -> Option<Move> {
+        let tt_ok = !self.tt_move.is_null()
+            && board.is_legal::<E::Bits>(self.tt_move)
+            && (self.stage != Stage::QsTt
+                || (is_noisy(board, self.tt_move)
+                    && self
+                        .tt_move
+                        .promotion_kind()
+                        .is_none_or(|k| k == PieceKind::Queen)));
+        self.stage = match self.stage {
+            Stage::TtMove => Stage::GenCaptures,
+            Stage::EvasionTt => Stage::GenEvasions,
+            _ => Stage::GenQsCaptures,
+        };
+        if tt_ok {
+            return Some(self.tt_move);
+        }
+        // An unusable hash move must not be skipped by the generators.
+        self.tt_move = Move::NULL;
+        None
+    }
+
+    /// The refutation stages (`Killer1`, `Killer2`, `Countermove`): the slot's
+    /// move if it is a usable quiet move not handed out already, and on to the
+    /// next stage either way.
+    #[inline(always)]
+    fn refutation_stage<E: Engine>(&mut self, board: &Board<E::Slider>) -> Option<Move> {
+        let (slot, next) = match self.stage {
+            Stage::Killer1 => (0, Stage::Killer2),
+            Stage::Killer2 => (1, Stage::Countermove),
+            _ => (2, Stage::GenQuiets),
+        };
+        self.stage = next;
+        let m = [self.killers[0], self.killers[1], self.counter][slot];
+        let dup = (slot >= 1 && m == self.killers[0]) || (slot == 2 && m == self.killers[1]);
+        if !dup && self.usable_refutation::<E>(board, m) {
+            return Some(m);
+        }
+        // Not handed out: the quiet stage must not filter it away.
+        match slot {
+            0 => self.killers[0] = Move::NULL,
+            1 => self.killers[1] = Move::NULL,
+            _ => self.counter = Move::NULL,
+        }
+        None
+    }
+
+    /// `GenQuiets`: the quiet moves but the refutations already tried, sorted
+    /// by history.
+    #[inline(always)]
+    fn gen_quiets<E: Engine>(
+        &mut self,
+        board: &Board<E::Slider>,
+        hist: &Histories,
+        cont: [Option<&PieceTo>; 2],
+    ) {
+        self.generate::<E>(board, GenStage::Quiets);
+        let tried = [self.killers[0], self.killers[1], self.counter];
+        self.retain(|m| !tried.contains(&m));
+        self.score_quiets::<E>(board, hist, cont);
+        self.sort();
+        self.stage = Stage::Quiets;
+    }
+
+    /// `GenQsCaptures`: the captures and queen promotions (quiescence leaves
+    /// under-promotions out), scored.
+    #[inline(always)]
+    fn gen_qs_captures<E: Engine>(&mut self, board: &Board<E::Slider>, hist: &Histories) {
+        self.generate::<E>(board, GenStage::Captures);
+        self.retain(|m| m.promotion_kind().is_none_or(|k| k == PieceKind::Queen));
+        self.score_captures::<E>(board, hist);
+        self.stage = Stage::QsCaptures;
+    }
+
+    /// `GenQsChecks`: the quiet moves that give check, sorted by history.
+    #[inline(always)]
+    fn gen_qs_checks<E: Engine>(
+        &mut self,
+        board: &Board<E::Slider>,
+        hist: &Histories,
+        cont: [Option<&PieceTo>; 2],
+    ) {
+        self.generate::<E>(board, GenStage::Quiets);
+        let ci = board.check_info::<E::Bits>();
+        self.retain(|m| board.gives_check_with::<E::Bits>(m, &ci));
+        self.score_quiets::<E>(board, hist, cont);
+        self.sort();
+        self.stage = Stage::QsChecks;
     }
 }

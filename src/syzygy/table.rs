@@ -403,6 +403,8 @@ impl Table {
         Ok(t)
     }
 
+    /// Read the header: the piece lists and index factors, the compression
+    /// headers, DTZ's value maps, and where each part of the data lies.
     fn parse(&mut self, head: &Head) -> Result<(), TbError> {
         let flags = head.u8(4)?;
         let split = flags & 1 != 0 && self.kind == Kind::Wdl;
@@ -410,10 +412,23 @@ impl Table {
         if self.has_pawns != (nfiles == 4) {
             return Err(corrupt("the header's pawn flag does not match the name"));
         }
-        let sides = if self.kind == Kind::Wdl { 2 } else { 1 };
-        let mut at = 5;
+        let mut at = self.parse_pieces(head, 5)?;
+        at += at & 1;
+        if !self.has_pawns {
+            self.set_colours()?;
+        }
+        at = self.parse_pairs(head, at, nfiles, split)?;
+        if self.kind == Kind::Dtz {
+            at = self.parse_dtz_maps(head, at, nfiles)?;
+            at += at & 1;
+        }
+        self.lay_out(at as u64, nfiles)
+    }
 
-        // The piece lists and index factors of every file and side.
+    /// The piece lists and index factors of every file and side, from `at`;
+    /// returns where they end.
+    fn parse_pieces(&mut self, head: &Head, mut at: usize) -> Result<usize, TbError> {
+        let sides = if self.kind == Kind::Wdl { 2 } else { 1 };
         let piece_files = if self.has_pawns { 4 } else { 1 };
         let lead = if self.has_pawns {
             1 + usize::from(self.pawns[1] > 0)
@@ -448,22 +463,32 @@ impl Table {
             self.files.push(file);
             at += self.num + lead;
         }
-        at += at & 1;
+        Ok(at)
+    }
 
-        // A pawnless table's colours are those of its piece list, which is not
-        // always the order of its name.
-        if !self.has_pawns {
-            let mut key: MaterialKey = 0;
-            for &p in &self.files[0][0].pieces[..self.num] {
-                key += 1 << (4 * (6 * usize::from(p >> 3) + usize::from(p & 7) - 1));
-            }
-            if key != self.key && key != mirror_key(self.key) {
-                return Err(corrupt("the piece list does not match the name"));
-            }
-            self.key = key;
+    /// A pawnless table's colours are those of its piece list, which is not
+    /// always the order of its name: take the key from the list.
+    fn set_colours(&mut self) -> Result<(), TbError> {
+        let mut key: MaterialKey = 0;
+        for &p in &self.files[0][0].pieces[..self.num] {
+            key += 1 << (4 * (6 * usize::from(p >> 3) + usize::from(p & 7) - 1));
         }
+        if key != self.key && key != mirror_key(self.key) {
+            return Err(corrupt("the piece list does not match the name"));
+        }
+        self.key = key;
+        Ok(())
+    }
 
-        // The compression headers.
+    /// The compression headers of the first `nfiles` files (one side each
+    /// unless `split`), from `at`; returns where they end.
+    fn parse_pairs(
+        &mut self,
+        head: &Head,
+        mut at: usize,
+        nfiles: usize,
+        split: bool,
+    ) -> Result<usize, TbError> {
         for file in self.files.iter_mut().take(nfiles) {
             for (s, side) in file.iter_mut().enumerate() {
                 if s == 1 && !split {
@@ -475,37 +500,46 @@ impl Table {
                 at = next;
             }
         }
+        Ok(at)
+    }
 
-        // DTZ: the maps from stored values to distances.
-        if self.kind == Kind::Dtz {
-            let map_start = at;
-            for f in 0..nfiles {
-                let mut idx = [0usize; 4];
-                let fl = self.dtz_flags[f];
-                if fl & 2 != 0 {
-                    if fl & 16 == 0 {
-                        for slot in &mut idx {
-                            *slot = at + 1 - map_start;
-                            at += 1 + usize::from(head.u8(at)?);
-                        }
-                    } else {
-                        if self.has_pawns {
-                            at += at & 1;
-                        }
-                        for slot in &mut idx {
-                            *slot = (at + 2 - map_start) / 2;
-                            at += 2 + 2 * usize::from(head.u16(at)?);
-                        }
+    /// DTZ: the maps from stored values to distances, from `at`; returns where
+    /// they end.
+    fn parse_dtz_maps(
+        &mut self,
+        head: &Head,
+        mut at: usize,
+        nfiles: usize,
+    ) -> Result<usize, TbError> {
+        let map_start = at;
+        for f in 0..nfiles {
+            let mut idx = [0usize; 4];
+            let fl = self.dtz_flags[f];
+            if fl & 2 != 0 {
+                if fl & 16 == 0 {
+                    for slot in &mut idx {
+                        *slot = at + 1 - map_start;
+                        at += 1 + usize::from(head.u8(at)?);
+                    }
+                } else {
+                    if self.has_pawns {
+                        at += at & 1;
+                    }
+                    for slot in &mut idx {
+                        *slot = (at + 2 - map_start) / 2;
+                        at += 2 + 2 * usize::from(head.u16(at)?);
                     }
                 }
-                self.map_idx.push(idx);
             }
-            self.map = head.bytes(map_start, at - map_start)?.to_vec();
-            at += at & 1;
+            self.map_idx.push(idx);
         }
+        self.map = head.bytes(map_start, at - map_start)?.to_vec();
+        Ok(at)
+    }
 
-        // The index tables, the size tables, then the 64-byte aligned data.
-        let mut pos = at as u64;
+    /// Where the index tables, the size tables, then the 64-byte aligned data
+    /// of the first `nfiles` files lie, from `pos` on.
+    fn lay_out(&mut self, mut pos: u64, nfiles: usize) -> Result<(), TbError> {
         let live = |t: &mut Table, f: &mut dyn FnMut(&mut Pairs)| {
             for file in t.files.iter_mut().take(nfiles) {
                 for side in file.iter_mut() {

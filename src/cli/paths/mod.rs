@@ -203,8 +203,6 @@ pub(crate) fn gain_text(report: &Report, i: usize) -> String {
 
 impl Decision {
     pub(crate) fn of(report: &Report) -> Decision {
-        let default_bits = BitPath::default_for(&report.cpu).0;
-        let default_slider = SliderKind::default_for(&report.cpu).0;
         let rows = &report.rows;
         let Some(pick) = report
             .table(Table::Search)
@@ -221,7 +219,6 @@ impl Decision {
             };
         };
         let pc = &rows[pick].config;
-        let pick_name = &rows[pick].label;
         // A row that differs from the pick only in its vector path is a question
         // for the vector path, which the config file does not hold.
         let vector_only =
@@ -234,92 +231,106 @@ impl Decision {
                 .max_by(|&a, &b| report.ratio(a).median.total_cmp(&report.ratio(b).median))
         };
         let faster = best_of(&|i| !vector_only(i) && report.verdict(i) == Verdict::Faster);
-        let (mut bits, mut slider) = (None, None);
-        let (bits_note, slider_note) = match faster {
-            Some(f) => {
-                let (fb, fs) = (rows[f].config.bits, rows[f].config.slider);
-                let why = format!(
-                    "the search pair {} is {} against the pick {pick_name}",
-                    rows[f].label,
-                    gain_text(report, f)
-                );
-                let note = |what: &str, new: String, default: String, differs: bool| {
-                    if differs {
-                        format!("{what}: {why}: saving '{new}'")
-                    } else {
-                        format!(
-                            "{what}: keeping the CPU default '{default}' ({} has it)",
-                            rows[f].label
-                        )
-                    }
-                };
-                let b = fb.unwrap_or(default_bits);
-                let s = fs.unwrap_or(default_slider);
-                if b != default_bits {
-                    bits = Some(b);
-                }
-                if s != default_slider {
-                    slider = Some(s);
-                }
-                (
-                    note(
-                        "bits",
-                        b.to_string(),
-                        default_bits.to_string(),
-                        b != default_bits,
-                    ),
-                    note(
-                        "slider",
-                        s.to_string(),
-                        default_slider.to_string(),
-                        s != default_slider,
-                    ),
-                )
-            }
-            None => {
-                let closest = match best_of(&|i| !vector_only(i)) {
-                    Some(c) => format!("; closest {}, {}", rows[c].label, gain_text(report, c)),
-                    None => String::new(),
-                };
-                let why = format!(
-                    "no search pair was faster than the pick {pick_name} beyond its interval{closest}"
-                );
-                (
-                    format!("bits: {why}: keeping the CPU default '{default_bits}'"),
-                    format!("slider: {why}: keeping the CPU default '{default_slider}'"),
-                )
-            }
+        let mut d = match faster {
+            Some(f) => Decision::switch_to(report, pick, f),
+            None => Decision::keep(report, pick, best_of(&|i| !vector_only(i))),
         };
-        let simd_note = match best_of(&|i| vector_only(i)) {
-            None => String::new(),
-            Some(v) => {
-                let vector = rows[v].config.vector.map_or("-", |p| p.name());
-                let widest = pc.vector.map_or("-", |p| p.name());
-                match report.verdict(v) {
-                    Verdict::Faster => format!(
-                        "simd: '{vector}' is {} against the widest path '{widest}' in the search; \
-                         brokkr plays '{widest}' (`--simd {vector}` runs the other)",
-                        gain_text(report, v)
-                    ),
-                    Verdict::Wide => format!(
-                        "simd: '{vector}' against the widest path '{widest}' is too noisy to \
-                         rank: {}; brokkr plays '{widest}'",
-                        gain_text(report, v)
-                    ),
-                    _ => format!(
-                        "simd: the widest path '{widest}' is the fastest within the intervals \
-                         (next, '{vector}': {})",
-                        gain_text(report, v)
-                    ),
-                }
-            }
-        };
-        Decision {
-            bits,
-            slider,
-            bits_note,
-            slider_note,
-            simd_note,
+        if let Some(v) = best_of(&|i| vector_only(i)) {
+            d.simd_note = simd_note(report, pick, v);
         }
+        d
+    }
+
+    /// Row `f` of the search table was faster than the pick beyond its
+    /// interval: save its bit path and slider where they are not the CPU's
+    /// defaults.
+    fn switch_to(report: &Report, pick: usize, f: usize) -> Decision {
+        let default_bits = BitPath::default_for(&report.cpu).0;
+        let default_slider = SliderKind::default_for(&report.cpu).0;
+        let rows = &report.rows;
+        let pick_name = &rows[pick].label;
+        let (fb, fs) = (rows[f].config.bits, rows[f].config.slider);
+        let why = format!(
+            "the search pair {} is {} against the pick {pick_name}",
+            rows[f].label,
+            gain_text(report, f)
+        );
+        let note = |what: &str, new: String, default: String, differs: bool| {
+            if differs {
+                format!("{what}: {why}: saving '{new}'")
+            } else {
+                format!(
+                    "{what}: keeping the CPU default '{default}' ({} has it)",
+                    rows[f].label
+                )
+            }
+        };
+        let b = fb.unwrap_or(default_bits);
+        let s = fs.unwrap_or(default_slider);
+        Decision {
+            bits: (b != default_bits).then_some(b),
+            slider: (s != default_slider).then_some(s),
+            bits_note: note(
+                "bits",
+                b.to_string(),
+                default_bits.to_string(),
+                b != default_bits,
+            ),
+            slider_note: note(
+                "slider",
+                s.to_string(),
+                default_slider.to_string(),
+                s != default_slider,
+            ),
+            simd_note: String::new(),
+        }
+    }
+
+    /// No row of the search table was faster than the pick beyond its
+    /// interval: keep the CPU's defaults, naming the `closest` row.
+    fn keep(report: &Report, pick: usize, closest: Option<usize>) -> Decision {
+        let default_bits = BitPath::default_for(&report.cpu).0;
+        let default_slider = SliderKind::default_for(&report.cpu).0;
+        let rows = &report.rows;
+        let pick_name = &rows[pick].label;
+        let closest = match closest {
+            Some(c) => format!("; closest {}, {}", rows[c].label, gain_text(report, c)),
+            None => String::new(),
+        };
+        let why = format!(
+            "no search pair was faster than the pick {pick_name} beyond its interval{closest}"
+        );
+        Decision {
+            bits: None,
+            slider: None,
+            bits_note: format!("bits: {why}: keeping the CPU default '{default_bits}'"),
+            slider_note: format!("slider: {why}: keeping the CPU default '{default_slider}'"),
+            simd_note: String::new(),
+        }
+    }
+}
+
+/// What the search table says of the vector paths: row `v`, the best of those
+/// that differ from the pick only in theirs, against the pick's (the widest).
+fn simd_note(report: &Report, pick: usize, v: usize) -> String {
+    let rows = &report.rows;
+    let vector = rows[v].config.vector.map_or("-", |p| p.name());
+    let widest = rows[pick].config.vector.map_or("-", |p| p.name());
+    match report.verdict(v) {
+        Verdict::Faster => format!(
+            "simd: '{vector}' is {} against the widest path '{widest}' in the search; \
+             brokkr plays '{widest}' (`--simd {vector}` runs the other)",
+            gain_text(report, v)
+        ),
+        Verdict::Wide => format!(
+            "simd: '{vector}' against the widest path '{widest}' is too noisy to \
+             rank: {}; brokkr plays '{widest}'",
+            gain_text(report, v)
+        ),
+        _ => format!(
+            "simd: the widest path '{widest}' is the fastest within the intervals \
+             (next, '{vector}': {})",
+            gain_text(report, v)
+        ),
     }
 }

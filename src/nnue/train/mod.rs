@@ -523,46 +523,7 @@ pub fn train(
     }
     let s = cfg.shape;
     let data = fingerprint(train);
-    let mut state = match resume {
-        Some(state) => {
-            if state.net.shape != s {
-                return Err(shape_mismatch("the checkpoint's", state.net.shape, s));
-            }
-            if state.seed != cfg.seed {
-                return Err(format!(
-                    "the checkpoint was made with --seed {}, this run has {}",
-                    state.seed, cfg.seed
-                ));
-            }
-            if state.positions != train.len() as u64 {
-                return Err(format!(
-                    "the checkpoint trained on {} positions, this run has {}: resume with the \
-                     same --data and --val",
-                    state.positions,
-                    train.len()
-                ));
-            }
-            if state.data.is_some_and(|d| d != data) {
-                return Err(format!(
-                    "the checkpoint trained on other positions than this run's (as many, \
-                     fingerprint {:016x} against {data:016x}): resume with the same --data and \
-                     --val, in the same order",
-                    state.data.unwrap_or(0)
-                ));
-            }
-            state
-        }
-        None => {
-            let net = match &cfg.init {
-                Some(net) if net.shape != s => {
-                    return Err(shape_mismatch("the --init", net.shape, s))
-                }
-                Some(net) => net.clone(),
-                None => Net::random(s, cfg.seed),
-            };
-            State::new(net, cfg.seed, train.len(), data)
-        }
-    };
+    let mut state = starting_state(cfg, train.len(), data, resume)?;
     let threads = cfg.threads;
     let mut workers: Vec<Worker> = (0..threads).map(|_| Worker::new(s)).collect();
     let per_epoch = train.len().div_ceil(cfg.batch) as u64;
@@ -610,13 +571,7 @@ pub fn train(
             }
         }
         state.epoch = epoch;
-        let val_loss = (!val.is_empty()).then(|| mean_loss(&state.net, &cfg.loss, val, threads));
-        let results_only = Loss {
-            wdl: 1.0,
-            ..cfg.loss
-        };
-        let val_results =
-            (!val.is_empty()).then(|| mean_loss(&state.net, &results_only, val, threads));
+        let (val_loss, val_results) = validation_losses(&state.net, &cfg.loss, val, threads);
         if let Some(path) = &cfg.checkpoint {
             state.write(path)?;
         }
@@ -632,6 +587,74 @@ pub fn train(
         })?;
     }
     Ok(state)
+}
+
+/// Where a run starts: the checkpoint `resume`, which must come from the same
+/// run (the shape, the seed, and the training set: `positions` of them, with
+/// the fingerprint `data`), or else `--init`'s net or random weights.
+fn starting_state(
+    cfg: &Config,
+    positions: usize,
+    data: u64,
+    resume: Option<State>,
+) -> Result<State, String> {
+    Ok(match resume {
+        Some(state) => {
+            if state.net.shape != cfg.shape {
+                return Err(shape_mismatch(
+                    "the checkpoint's",
+                    state.net.shape,
+                    cfg.shape,
+                ));
+            }
+            if state.seed != cfg.seed {
+                return Err(format!(
+                    "the checkpoint was made with --seed {}, this run has {}",
+                    state.seed, cfg.seed
+                ));
+            }
+            if state.positions != positions as u64 {
+                return Err(format!(
+                    "the checkpoint trained on {} positions, this run has {}: resume with the \
+                     same --data and --val",
+                    state.positions, positions
+                ));
+            }
+            if state.data.is_some_and(|d| d != data) {
+                return Err(format!(
+                    "the checkpoint trained on other positions than this run's (as many, \
+                     fingerprint {:016x} against {data:016x}): resume with the same --data and \
+                     --val, in the same order",
+                    state.data.unwrap_or(0)
+                ));
+            }
+            state
+        }
+        None => {
+            let net = match &cfg.init {
+                Some(net) if net.shape != cfg.shape => {
+                    return Err(shape_mismatch("the --init", net.shape, cfg.shape))
+                }
+                Some(net) => net.clone(),
+                None => Net::random(cfg.shape, cfg.seed),
+            };
+            State::new(net, cfg.seed, positions, data)
+        }
+    })
+}
+
+/// The mean loss of `net` over the validation set `val`, and the same against
+/// the game results alone (`wdl` = 1); `None` without validation positions.
+fn validation_losses(
+    net: &Net,
+    loss: &Loss,
+    val: &[Record],
+    threads: usize,
+) -> (Option<f64>, Option<f64>) {
+    let val_loss = (!val.is_empty()).then(|| mean_loss(net, loss, val, threads));
+    let results_only = Loss { wdl: 1.0, ..*loss };
+    let val_results = (!val.is_empty()).then(|| mean_loss(net, &results_only, val, threads));
+    (val_loss, val_results)
 }
 
 /// Why a net from elsewhere (`whose`: a checkpoint, `--init`) cannot start this

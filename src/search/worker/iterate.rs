@@ -12,7 +12,7 @@ use std::time::Duration;
 
 impl<E: Engine> Worker<'_, E> {
     /// Deepen until a limit or a stop; the main thread reports and decides when
-    /// to stop.
+    /// to stop. The helpers are inlined, as the rest of the search's are.
     pub fn iterate(&mut self) -> SearchResult {
         if self.root_moves.is_empty() {
             return self.no_legal_move();
@@ -27,19 +27,7 @@ impl<E: Engine> Worker<'_, E> {
             .multipv
             .max(skill.map_or(1, |s| s.lines()));
         let multipv = wanted.clamp(1, self.root_moves.len());
-        // `go mate N` alone searches a little past the mate's length, not forever.
-        let mate_depth = limits.mate.map(|n| 4 * n + 4);
-        let max_depth = limits
-            .depth
-            .or(mate_depth)
-            .unwrap_or(MAX_PLY as i32 - 1)
-            .clamp(1, MAX_PLY as i32 - 1);
-        // Where every root move ends the game by the rules, one ply says all.
-        let max_depth = if self.root_is_terminal() {
-            1
-        } else {
-            max_depth
-        };
+        let max_depth = self.max_depth();
         let mut last_best = crate::types::Move::NULL;
         let mut stability = 0;
         let mut last_score = VALUE_NONE;
@@ -53,17 +41,7 @@ impl<E: Engine> Worker<'_, E> {
             } else {
                 depth
             };
-            self.root_moves.start_iteration();
-            for pv_idx in 0..multipv {
-                self.pv_idx = pv_idx;
-                self.seldepth = 0;
-                self.aspiration(search_depth, report);
-                if self.stopped {
-                    break;
-                }
-                // Keep the lines already reported above those still to search.
-                self.root_moves.sort_lines(pv_idx);
-            }
+            self.search_lines(search_depth, multipv, report);
             if self.stopped {
                 break;
             }
@@ -98,38 +76,82 @@ impl<E: Engine> Worker<'_, E> {
             last_score = score;
         }
         if self.is_main() {
-            // The search's own end (a limit reached, or nothing left to deepen)
-            // stops the helpers; bestmove still waits for the GUI below.
-            self.shared.halt();
-            // A strength limit plays a move of its choice among the lines.
-            if let Some(skill) = skill {
-                let scores: Vec<i32> = (0..multipv)
-                    .map(|i| self.root_moves[i].shown_score())
-                    .take_while(|&s| s != -INFINITE)
-                    .collect();
-                let chosen = if scores.len() > 1 {
-                    skill.pick(&scores)
-                } else {
-                    0
-                };
-                if chosen > 0 {
-                    self.root_moves.bring_to_front(chosen);
-                    // Its line last, so the last info names the move played.
-                    let depth = self.completed_depth.max(1);
-                    self.report_line(0, depth, report);
-                }
-            }
-            // A stop inside an iteration can leave a better move in front, found
-            // and searched with a full window in that iteration: show its line,
-            // so the last info names the move played.
-            let best = &self.root_moves[0];
-            if best.mv != self.last_reported && best.score != -INFINITE {
-                let depth = self.root_depth.max(1);
-                self.report_line(0, depth, report);
-            }
-            self.wait_for_stop_if_needed();
+            self.finish(multipv, report);
         }
         self.result()
+    }
+
+    /// The deepest iteration: `go depth`, or for `go mate N` alone a little
+    /// past the mate's length (not forever), else the ply limit; 1 where every
+    /// root move ends the game by the rules, as one ply says all.
+    #[inline(always)]
+    fn max_depth(&mut self) -> i32 {
+        let limits = self.shared.limits;
+        let mate_depth = limits.mate.map(|n| 4 * n + 4);
+        let max_depth = limits
+            .depth
+            .or(mate_depth)
+            .unwrap_or(MAX_PLY as i32 - 1)
+            .clamp(1, MAX_PLY as i32 - 1);
+        if self.root_is_terminal() {
+            1
+        } else {
+            max_depth
+        }
+    }
+
+    /// One iteration: the first `multipv` lines at `depth`, each in its
+    /// aspiration window, until a stop.
+    #[inline(always)]
+    fn search_lines(&mut self, depth: i32, multipv: usize, report: &(dyn Fn(Event) + Sync)) {
+        self.root_moves.start_iteration();
+        for pv_idx in 0..multipv {
+            self.pv_idx = pv_idx;
+            self.seldepth = 0;
+            self.aspiration(depth, report);
+            if self.stopped {
+                break;
+            }
+            // Keep the lines already reported above those still to search.
+            self.root_moves.sort_lines(pv_idx);
+        }
+    }
+
+    /// The main thread's end of the search: the helpers stop, a strength limit
+    /// picks its move among the `multipv` lines, the last info names the move
+    /// played, and in `go infinite` or pondering the move waits for the GUI.
+    #[inline(always)]
+    fn finish(&mut self, multipv: usize, report: &(dyn Fn(Event) + Sync)) {
+        // The search's own end (a limit reached, or nothing left to deepen)
+        // stops the helpers; bestmove still waits for the GUI below.
+        self.shared.halt();
+        // A strength limit plays a move of its choice among the lines.
+        if let Some(skill) = self.shared.settings.skill {
+            let scores: Vec<i32> = (0..multipv)
+                .map(|i| self.root_moves[i].shown_score())
+                .take_while(|&s| s != -INFINITE)
+                .collect();
+            let chosen = if scores.len() > 1 {
+                skill.pick(&scores)
+            } else {
+                0
+            };
+            if chosen > 0 {
+                self.root_moves.bring_to_front(chosen);
+                // Its line last, so the last info names the move played.
+                let depth = self.completed_depth.max(1);
+                self.report_line(0, depth, report);
+            }
+        }
+        // A stop inside an iteration can leave a better move in front, found
+        // and searched with a full window in that iteration: show its line,
+        // so the last info names the move played.
+        let best = &self.root_moves[0];
+        if best.mv != self.last_reported && best.score != -INFINITE {
+            let depth = self.root_depth.max(1);
+            self.report_line(0, depth, report);
+        }
+        self.wait_for_stop_if_needed();
     }
 
     /// Mate or stalemate at the root: nothing to search.

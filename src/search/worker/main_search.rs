@@ -1,5 +1,10 @@
 //! The main search: principal-variation alpha-beta with the hash, pruning,
 //! extensions and late-move reductions, in numbered steps.
+//!
+//! Each step has one `// Step N.` comment, in order, in `search` or in the
+//! helper it calls (whose doc names the step); steps 2 to 10 have Stockfish's
+//! numbers. `search` stays one function, long as it is, so the steps read in
+//! order in one place.
 
 use super::stack::Frame;
 use super::{Evals, Worker};
@@ -13,6 +18,9 @@ use crate::search::Event;
 use crate::types::*;
 
 impl<E: Engine> Worker<'_, E> {
+    /// The main search of the node at `ply`, in its window and to `depth`.
+    /// Long on purpose (see the module's doc): its steps read in order here,
+    /// each step's details in its helper.
     pub(super) fn search<const PV: bool>(
         &mut self,
         mut alpha: i32,
@@ -79,7 +87,7 @@ impl<E: Engine> Worker<'_, E> {
             }
         }
 
-        // Step 4b. Tablebase probe (Stockfish's): with few enough pieces, just
+        // Step 5. Tablebase probe (Stockfish's): with few enough pieces, just
         // after a zeroing move (WDL assumes a fresh fifty-move count) and
         // without castling rights, the tables' result stands for the search
         // (see `Worker::probe_tb`). A draw, or a bound that settles the window
@@ -112,7 +120,7 @@ impl<E: Engine> Worker<'_, E> {
             }
         }
 
-        // Step 5. Static evaluation (see `Worker::evals`). A position evaluated
+        // Step 6. Static evaluation (see `Worker::evals`). A position evaluated
         // afresh keeps its evaluation in the hash at once.
         let evals = if in_check {
             Evals::NONE
@@ -142,14 +150,14 @@ impl<E: Engine> Worker<'_, E> {
             improving,
         };
 
-        // Steps 6-8. Whole-node pruning.
+        // Steps 7-9. Whole-node pruning (`prune_node`).
         if !PV && !in_check && excluded.is_null() {
             if let Some(v) = self.prune_node(&node) {
                 return v;
             }
         }
 
-        // Step 9. Internal iterative reduction (where Gk, OliThink and Thor's Hammer
+        // Step 10. Internal iterative reduction (where Gk, OliThink and Thor's Hammer
         // used internal iterative deepening): without a hash move, this node was not
         // searched before, so spend less on it now.
         if self.features.iir
@@ -161,7 +169,7 @@ impl<E: Engine> Worker<'_, E> {
             node.depth -= 1;
         }
 
-        // Step 10. The move loop.
+        // Step 11. The move loop.
         let us = self.board.side_to_move();
         let prev = *self.stack.before(ply, 1);
         let counter = match prev.moved() {
@@ -236,7 +244,7 @@ impl<E: Engine> Worker<'_, E> {
                 hist,
             };
 
-            // Step 11. Pruning at shallow depth, once a line that does not lose
+            // Step 12. Pruning at shallow depth, once a line that does not lose
             // to mate is in hand.
             if !root
                 && best_score > -MATE_IN_MAX
@@ -246,7 +254,7 @@ impl<E: Engine> Worker<'_, E> {
                 continue;
             }
 
-            // Step 12. Extensions, bounded by the path's total so the tree cannot
+            // Step 13. Extensions, bounded by the path's total so the tree cannot
             // explode. The singular search may instead show a cut (multi-cut).
             let mut extension = 0;
             let ext_budget = self.stack.at(ply).extensions
@@ -269,7 +277,7 @@ impl<E: Engine> Worker<'_, E> {
                 }
             }
 
-            // Step 13. Play the move. The child's line starts empty: only a PV
+            // Step 14. Play the move. The child's line starts empty: only a PV
             // search of this move may fill it, so a zero-window fail-high never
             // copies a line left over from another move.
             let new_depth = node.depth - 1 + extension;
@@ -281,7 +289,7 @@ impl<E: Engine> Worker<'_, E> {
                 self.stack.at(ply).extensions + extension.max(0);
             let mut score;
 
-            // Step 14. Late move reductions (OliThink reduced late moves too), then PVS.
+            // Step 15. Late move reductions (OliThink reduced late moves too), then PVS.
             // Captures and promotions are searched to full depth unless
             // `reduce_captures` is on: reducing them at non-PV nodes hid
             // sacrifices (docs/strength.md, Win At Chess).
@@ -342,14 +350,14 @@ impl<E: Engine> Worker<'_, E> {
                 return 0;
             }
 
-            // Step 15. The root keeps each move's score and line.
+            // Step 16. The root keeps each move's score and line.
             if root {
                 let line = &self.pv[ply + 1][ply + 1..self.pv_len[ply + 1].max(ply + 1)];
                 let kept = (move_count == 1 || score > node.alpha).then_some(score);
                 self.root_moves.record(m, kept, self.seldepth, line);
             }
 
-            // Step 16. New best move?
+            // Step 17. New best move?
             if score > best_score {
                 best_score = score;
                 if score > node.alpha {
@@ -376,7 +384,7 @@ impl<E: Engine> Worker<'_, E> {
             }
         }
 
-        // Step 17. Mate or stalemate.
+        // Step 18. Mate or stalemate.
         if move_count == 0 {
             return if !excluded.is_null() {
                 node.alpha
@@ -387,7 +395,7 @@ impl<E: Engine> Worker<'_, E> {
             };
         }
 
-        // Step 18. Learn from a cut-off.
+        // Step 19. Learn from a cut-off.
         if best_score >= beta && !best_move.is_null() {
             self.update_histories(
                 ply,
@@ -398,7 +406,7 @@ impl<E: Engine> Worker<'_, E> {
             );
         }
 
-        // Step 19. Store, and correct the evaluation by what the search found.
+        // Step 20. Store, and correct the evaluation by what the search found.
         // A tablebase loss or draw found above caps a PV node's score.
         if PV {
             best_score = best_score.min(max_score);
@@ -415,7 +423,7 @@ impl<E: Engine> Worker<'_, E> {
         best_score
     }
 
-    /// Step 4b's probe: the tables' WDL of the current position as a score and
+    /// Step 5's probe: the tables' WDL of the current position as a score and
     /// how it bounds the node, or `None` when the node is not probed (more
     /// pieces than the limit, a non-zero halfmove clock, castling rights, too
     /// shallow for a position of the limit's size) or the tables do not answer.
@@ -461,7 +469,7 @@ impl<E: Engine> Worker<'_, E> {
         }
     }
 
-    /// Steps 6-8: razoring, reverse futility and the null move, which may settle
+    /// Steps 7-9: razoring, reverse futility and the null move, which may settle
     /// a non-PV node out of check before any move is searched.
     fn prune_node(&mut self, node: &Node) -> Option<i32> {
         let f = self.features;
@@ -475,7 +483,7 @@ impl<E: Engine> Worker<'_, E> {
             ..
         } = *node;
         let (static_eval, eval) = (node.evals.corrected, node.evals.best);
-        // Step 6. Razoring: far below alpha, see whether captures alone can help.
+        // Step 7. Razoring: far below alpha, see whether captures alone can help.
         if f.razoring
             && depth <= self.params.razor_depth
             && eval + self.params.razor_base + self.params.razor_depth_sq * depth * depth <= alpha
@@ -485,7 +493,7 @@ impl<E: Engine> Worker<'_, E> {
                 return Some(v);
             }
         }
-        // Step 7. Reverse futility pruning: so far above beta that a quiet move
+        // Step 8. Reverse futility pruning: so far above beta that a quiet move
         // cannot lose it all.
         if f.rfp
             && depth <= self.params.rfp_depth
@@ -494,7 +502,7 @@ impl<E: Engine> Worker<'_, E> {
         {
             return Some((eval + beta) / 2);
         }
-        // Step 8. Null-move pruning with adaptive R (Thor's Hammer, OliThink):
+        // Step 9. Null-move pruning with adaptive R (Thor's Hammer, OliThink):
         // give the opponent a free move; if we still beat beta, this node is very
         // likely a cut. Never without pieces (zugzwang), never twice.
         if f.null_move
@@ -556,7 +564,7 @@ impl<E: Engine> Worker<'_, E> {
         v
     }
 
-    /// Step 11: whether move `m` is pruned before it is searched. Inlined: once
+    /// Step 12: whether move `m` is pruned before it is searched. Inlined: once
     /// the margins became run-time parameters the compiler stopped inlining it,
     /// and the call cost 2.9% more instructions in `bench 6` (359.1 M against
     /// 348.9 M outside memset, under callgrind).
@@ -627,7 +635,7 @@ impl<E: Engine> Worker<'_, E> {
             })
     }
 
-    /// Step 12a. The singular search of the hash move `m` (the entry allows one:
+    /// Step 13, the singular search of the hash move `m` (the entry allows one:
     /// [`Self::singular_applies`]): if every other move
     /// fails well below the hash score, `m` is the only good one and is searched
     /// deeper; if even the margin beats beta, more than one move does (multi-cut);
@@ -661,7 +669,7 @@ impl<E: Engine> Worker<'_, E> {
         }
     }
 
-    /// Step 12b. The other extensions, for a move the singular search did not
+    /// Step 13, the other extensions: for a move the singular search did not
     /// judge.
     fn extension(&self, candidate: &Candidate, single_reply: bool, prev: Frame, pv: bool) -> i32 {
         let f = self.features;
@@ -703,9 +711,9 @@ impl<E: Engine> Worker<'_, E> {
     }
 }
 
-/// A node as its pruning sees it (steps 6-8 and 11): fixed once its static
-/// evaluation is known (step 5), but for `depth`, which internal iterative
-/// reduction may lower (step 9), and `alpha`, which the move loop raises.
+/// A node as its pruning sees it (steps 7-9 and 12): fixed once its static
+/// evaluation is known (step 6), but for `depth`, which internal iterative
+/// reduction may lower (step 10), and `alpha`, which the move loop raises.
 #[derive(Clone, Copy)]
 struct Node {
     ply: usize,

@@ -5,14 +5,20 @@
 //! (`Feature_QSearchChecks`, as older Stockfish did): that finds more mates at the
 //! horizon (Win At Chess at a fixed 1.6 M nodes: 286/300 against 283) but lost
 //! about 28 Elo in games, so it is off by default.
+//!
+//! The steps' helpers are `#[inline(always)]`: quiescence is most of the tree's
+//! nodes, and a call per node (or per move) would cost more than the split is
+//! worth.
 
 use super::{Evals, Worker};
+use crate::board::CheckInfo;
 use crate::engine::Engine;
 use crate::search::movepick::{captured_kind, MovePicker, ORDER_VALUES};
 use crate::search::params::*;
 use crate::search::score::*;
-use crate::search::tt::Bound;
+use crate::search::tt::{Bound, TtHit};
 use crate::types::*;
+use std::ops::ControlFlow;
 
 impl<E: Engine> Worker<'_, E> {
     /// Quiescence from `ply`; `checks` adds the quiet moves that give check after
@@ -45,45 +51,23 @@ impl<E: Engine> Worker<'_, E> {
         let key = self.board.key();
         let tt_hit = self.shared.tt.probe(key, ply);
         if let Some(h) = tt_hit {
-            // With the quiet checks this node searches more moves than a plain
-            // quiescence node, so a plain one's upper or exact bound does not
-            // settle it; a lower bound does, as does a main-search entry.
-            let settles = !checks || h.depth > 0 || h.bound == Bound::Lower;
-            if !PV
-                && settles
-                && self.board.halfmove_clock() < TT_CUT_HALFMOVE_LIMIT
-                && h.cuts(alpha, beta)
-            {
+            if !PV && self.qsearch_tt_cuts(&h, alpha, beta, checks) {
                 return h.score;
             }
         }
         let tt_move = tt_hit.map_or(Move::NULL, |h| h.mv);
 
         // Step 2. Stand pat: the side to move may decline every capture.
-        let evals;
-        let mut best_score;
-        if in_check {
-            evals = Evals::NONE;
-            best_score = -INFINITE;
+        let (evals, mut best_score) = if in_check {
+            (Evals::NONE, -INFINITE)
         } else {
-            evals = self.evals(tt_hit);
-            best_score = evals.best;
-            if best_score >= beta {
-                if tt_hit.is_none() {
-                    self.shared.tt.store(
-                        key,
-                        Move::NULL,
-                        best_score,
-                        evals.raw,
-                        -1,
-                        Bound::Lower,
-                        ply,
-                    );
-                }
-                return best_score;
-            }
-            alpha = alpha.max(best_score);
-        }
+            let evals = match self.stand_pat(tt_hit, key, beta, ply) {
+                ControlFlow::Continue(e) => e,
+                ControlFlow::Break(v) => return v,
+            };
+            alpha = alpha.max(evals.best);
+            (evals, evals.best)
+        };
 
         // Step 3. Captures (all evasions in check), best first, then the quiet
         // checks if asked.
@@ -103,32 +87,13 @@ impl<E: Engine> Worker<'_, E> {
                 break;
             };
             move_count += 1;
-            if best_score > -MATE_IN_MAX && !in_check {
-                // Delta pruning (Gk): even winning the piece outright cannot lift
-                // the score to alpha.
-                if self.features.delta_pruning {
-                    let gain = captured_kind(&self.board, m).map_or(0, |k| ORDER_VALUES[k.index()])
-                        + m.promotion_kind()
-                            .map_or(0, |k| ORDER_VALUES[k.index()] - 100);
-                    let ci = *check_info.get_or_insert_with(|| self.board.check_info::<E::Bits>());
-                    if futility_base + gain <= alpha
-                        && !self.board.gives_check_with::<E::Bits>(m, &ci)
-                    {
-                        best_score = best_score.max(futility_base + gain);
-                        continue;
-                    }
-                }
-                // SEE pruning: a capture that loses material.
-                if self.features.qsearch_see && !self.board.see_ge(m, 0) {
-                    continue;
-                }
+            if best_score > -MATE_IN_MAX
+                && !in_check
+                && self.qsearch_prunes(m, alpha, futility_base, &mut check_info, &mut best_score)
+            {
+                continue;
             }
-            if PV {
-                self.pv_len[ply + 1] = ply + 1;
-            }
-            let undo = self.make(m, ply);
-            let score = -self.qsearch::<PV>(-beta, -alpha, ply + 1, false);
-            self.unmake(m, &undo);
+            let score = self.qsearch_child::<PV>(m, alpha, beta, ply);
             if self.stopped {
                 return 0;
             }
@@ -159,6 +124,81 @@ impl<E: Engine> Worker<'_, E> {
             .tt
             .store(key, best_move, best_score, evals.raw, 0, bound, ply);
         best_score
+    }
+
+    /// Play `m` and search the position after it, from this node's side.
+    #[inline(always)]
+    fn qsearch_child<const PV: bool>(&mut self, m: Move, alpha: i32, beta: i32, ply: usize) -> i32 {
+        if PV {
+            self.pv_len[ply + 1] = ply + 1;
+        }
+        let undo = self.make(m, ply);
+        let score = -self.qsearch::<PV>(-beta, -alpha, ply + 1, false);
+        self.unmake(m, &undo);
+        score
+    }
+
+    /// Step 1's cut at a non-PV node: whether the hash entry `h` settles the
+    /// window.
+    #[inline(always)]
+    fn qsearch_tt_cuts(&self, h: &TtHit, alpha: i32, beta: i32, checks: bool) -> bool {
+        // With the quiet checks this node searches more moves than a plain
+        // quiescence node, so a plain one's upper or exact bound does not
+        // settle it; a lower bound does, as does a main-search entry.
+        let settles = !checks || h.depth > 0 || h.bound == Bound::Lower;
+        settles && self.board.halfmove_clock() < TT_CUT_HALFMOVE_LIMIT && h.cuts(alpha, beta)
+    }
+
+    /// Step 2, out of check: the node's evaluations, or (`Break`) the score to
+    /// return when standing pat already reaches `beta`. A position evaluated
+    /// afresh keeps that cut in the hash.
+    #[inline(always)]
+    fn stand_pat(
+        &mut self,
+        tt_hit: Option<TtHit>,
+        key: u64,
+        beta: i32,
+        ply: usize,
+    ) -> ControlFlow<i32, Evals> {
+        let evals = self.evals(tt_hit);
+        let stand = evals.best;
+        if stand >= beta {
+            if tt_hit.is_none() {
+                self.shared
+                    .tt
+                    .store(key, Move::NULL, stand, evals.raw, -1, Bound::Lower, ply);
+            }
+            return ControlFlow::Break(stand);
+        }
+        ControlFlow::Continue(evals)
+    }
+
+    /// Step 3's pruning, out of check once a line that does not lose to mate is
+    /// in hand: whether capture `m` is skipped. Delta pruning raises
+    /// `best_score` to the bound it proved; `check_info` is made on first use.
+    #[inline(always)]
+    fn qsearch_prunes(
+        &self,
+        m: Move,
+        alpha: i32,
+        futility_base: i32,
+        check_info: &mut Option<CheckInfo>,
+        best_score: &mut i32,
+    ) -> bool {
+        // Delta pruning (Gk): even winning the piece outright cannot lift the
+        // score to alpha.
+        if self.features.delta_pruning {
+            let gain = captured_kind(&self.board, m).map_or(0, |k| ORDER_VALUES[k.index()])
+                + m.promotion_kind()
+                    .map_or(0, |k| ORDER_VALUES[k.index()] - 100);
+            let ci = *check_info.get_or_insert_with(|| self.board.check_info::<E::Bits>());
+            if futility_base + gain <= alpha && !self.board.gives_check_with::<E::Bits>(m, &ci) {
+                *best_score = (*best_score).max(futility_base + gain);
+                return true;
+            }
+        }
+        // SEE pruning: a capture that loses material.
+        self.features.qsearch_see && !self.board.see_ge(m, 0)
     }
 }
 
