@@ -4,12 +4,16 @@
 
 #[path = "codegen/mod.rs"]
 mod codegen;
+// The net file format, read here to embed the default net: std only, like codegen.
+#[path = "src/nnue/file.rs"]
+mod net_file;
 
 use std::path::{Path, PathBuf};
 use std::{env, fs, process::Command};
 
 fn main() {
     println!("cargo:rerun-if-changed=codegen");
+    println!("cargo:rerun-if-changed=src/nnue/file.rs");
     println!("cargo:rerun-if-changed=asm");
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=nets");
@@ -88,7 +92,7 @@ fn embed_net(out: &Path) {
             println!("cargo:rerun-if-changed={}", path.display());
             let bytes =
                 fs::read(&path).unwrap_or_else(|e| panic!("EVALFILE {}: {e}", path.display()));
-            let net = codegen::net::NetFile::parse(&bytes)
+            let net = net_file::NetFile::parse(&bytes)
                 .unwrap_or_else(|e| panic!("EVALFILE {}: {e}", path.display()));
             let name = path
                 .file_name()
@@ -125,7 +129,7 @@ fn embed_net(out: &Path) {
             };
             let path = dir.join(name);
             let bytes = fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-            let net = codegen::net::NetFile::parse(&bytes)
+            let net = net_file::NetFile::parse(&bytes)
                 .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
             let actual = format!("{:016x}", net.hash());
             assert!(

@@ -12,7 +12,6 @@ pub mod geometry;
 pub mod leapers;
 pub mod magic;
 pub mod masks;
-pub mod net;
 pub mod olithink;
 pub mod polyglot;
 pub mod pseudo;

@@ -1,5 +1,7 @@
 //! Opening books in the Polyglot format (`.bin` files), for the `OwnBook` option.
 //!
+//! May not touch: the search and above (the layers: docs/architecture.md).
+//!
 //! A book is a sequence of 16-byte big-endian entries sorted by key: the
 //! position's Polyglot key (`u64`, see [`polyglot_key`]), a move (`u16`), a
 //! weight (`u16`) and a learning field (`u32`, unused here). The move packs the

@@ -1,6 +1,8 @@
 //! Where generated moves go: the [`Sink`] trait, the [`MoveList`] that collects
 //! them and the [`Counter`] that only counts them.
 //!
+//! May not touch: any room but `types` and `bits` (the layers: docs/architecture.md).
+//!
 //! These sit below both the slider backends (`attacks`, which may emit a slider's
 //! moves itself, as [`RayLoop`](crate::attacks::RayLoop) does) and the board's
 //! generator (`board::movegen`), so neither depends on the other. `board::movegen`

@@ -1,5 +1,7 @@
 //! The generated lookup tables: the reusable API.
 //!
+//! May not touch: the board and everything above it (the layers: docs/architecture.md).
+//!
 //! Every table here is written as static Rust source by `build.rs` from the
 //! generators in `codegen/`; nothing is computed at run time, and nothing here needs
 //! the rest of brokkr. Each table's page gives its layout, indexing, origin and an

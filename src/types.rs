@@ -1,5 +1,7 @@
 //! Small typed wrappers for the chess concepts: colours, pieces, squares, moves.
 //!
+//! May not touch: any other room (the layers: docs/architecture.md).
+//!
 //! Bitboards stay plain `u64` ([`Bitboard`]): bit `n` is square `n`, a1 = 0 ... h8 = 63.
 
 use std::fmt;

@@ -86,7 +86,7 @@ fn perft_every_bit_path_and_slider_gives_the_same_count() {
                 // for it; else the backend asked for, on a built bit path, and
                 // stderr says so.
                 let asked = (bits.parse().unwrap(), slider.parse().unwrap());
-                if brokkr::engine::PERFT_BUILT.contains(&asked) {
+                if brokkr::paths::PERFT_BUILT.contains(&asked) {
                     assert!(
                         out.contains(&format!("(bits {bits}, slider {slider})")),
                         "{board} {bits} {slider}: {out}"

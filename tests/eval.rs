@@ -144,7 +144,7 @@ fn eval_prints_the_table_and_the_final_lines() {
     let b = B::from_fen(fen).unwrap();
     assert_eq!(
         wdl,
-        brokkr::wdl::wdl(brokkr::search::Score::Cp(stm), &b).to_vec()
+        brokkr::win_rate::wdl(brokkr::search::Score::Cp(stm), &b).to_vec()
     );
     assert_eq!(wdl.iter().sum::<u32>(), 1000);
     assert_eq!(

@@ -7,7 +7,7 @@ mod common;
 use brokkr::attacks::Magic;
 use brokkr::bits::Portable as PortableBits;
 use brokkr::board::Board;
-use brokkr::codegen::net::{file_size, NetFile, INPUTS, VERSION};
+use brokkr::nnue::file::{file_size, NetFile, INPUTS, VERSION};
 use brokkr::nnue::vector::Portable;
 use brokkr::nnue::{evaluate_fresh, Delta, Network, Stack, Vector, VectorPath};
 use brokkr::types::Color;
@@ -491,7 +491,7 @@ fn a_version_1_net_loads_without_psqt() {
     // checksum rewritten.
     let mut v1 = v2[..v2.len() - 4 * INPUTS * 2].to_vec();
     v1[8..12].copy_from_slice(&1u32.to_le_bytes());
-    let hash = brokkr::codegen::net::fnv1a(&v1[48..]);
+    let hash = brokkr::nnue::file::fnv1a(&v1[48..]);
     v1[40..48].copy_from_slice(&hash.to_le_bytes());
     assert_eq!(v1.len(), file_size(1, 32, 2));
     net.psqt = vec![0; INPUTS * 2];
@@ -507,7 +507,7 @@ fn a_version_1_net_is_named_by_its_files_checksum() {
     let v2 = tiny_net().to_bytes();
     let mut v1 = v2[..v2.len() - 4 * INPUTS * 2].to_vec();
     v1[8..12].copy_from_slice(&1u32.to_le_bytes());
-    let checksum = brokkr::codegen::net::fnv1a(&v1[48..]);
+    let checksum = brokkr::nnue::file::fnv1a(&v1[48..]);
     v1[40..48].copy_from_slice(&checksum.to_le_bytes());
     let file = NetFile::parse(&v1).unwrap();
     assert_eq!(file.hash(), checksum);
@@ -535,7 +535,7 @@ fn a_version_1_net_is_named_by_its_files_checksum() {
 #[test]
 fn a_psqt_weight_beyond_the_limit_is_refused() {
     let mut net = tiny_net();
-    net.psqt[5] = brokkr::codegen::net::PSQT_LIMIT + 1;
+    net.psqt[5] = brokkr::nnue::file::PSQT_LIMIT + 1;
     let err = NetFile::parse(&net.to_bytes()).unwrap_err();
     assert!(err.contains("PSQT"), "{err}");
 }
@@ -568,7 +568,7 @@ fn damaged_files_are_refused_with_the_reason() {
 /// the maximum), the activation, the quantisation and the output scale.
 #[test]
 fn every_header_guard_refuses_its_value() {
-    use brokkr::codegen::net::{MAX_BUCKETS, MAX_HIDDEN};
+    use brokkr::nnue::file::{MAX_BUCKETS, MAX_HIDDEN};
     let bytes = tiny_net().to_bytes();
     // The header's fields, after the 8-byte magic: version, inputs, hidden,
     // buckets, activation, QA, QB, scale (u32, little-endian).

@@ -9,10 +9,10 @@ mod common;
 
 use brokkr::attacks::SliderKind;
 use brokkr::bits::BitPath;
-use brokkr::config::parse_config;
 use brokkr::measure::{
     run_rounds, verdict_of, Estimate, Rounds, Sampler, Settings, Verdict, MAX_ROUNDS, MIN_ROUNDS,
 };
+use brokkr::paths::parse_config;
 use common::{command, cpu, stderr, stdout, TempDir};
 use std::cell::{Cell, RefCell};
 use std::time::Duration;
@@ -431,7 +431,7 @@ fn save_replaces_the_file_and_leaves_undecided_picks_to_the_cpu() {
     let dir = TempDir::new("save");
     let config = dir.join("paths.conf");
     std::fs::write(&config, "bits = portable\n").unwrap();
-    let path = brokkr::config::save_to(
+    let path = brokkr::paths::save_to(
         config.clone(),
         None,
         Some(SliderKind::Magic),

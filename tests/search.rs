@@ -6,7 +6,7 @@ mod common;
 use brokkr::attacks::{Magic, SliderKind};
 use brokkr::bits::{BitPath, Portable};
 use brokkr::board::Board;
-use brokkr::engine::{Engine, Paths, BUILT};
+use brokkr::paths::{Engine, Pair, BUILT};
 use brokkr::search::score::{mate_in, MATE, MATE_IN_MAX};
 use brokkr::search::{
     search, Control, Limits, SearchResult, Settings, ThreadData, TranspositionTable,
@@ -14,7 +14,7 @@ use brokkr::search::{
 use brokkr::types::Move;
 use quickcheck::{QuickCheck, TestResult};
 
-type Default = Paths<Portable, Magic>;
+type Default = Pair<Portable, Magic>;
 
 fn run<E: Engine>(board: &Board<E::Slider>, history: &[u64], limits: Limits) -> SearchResult {
     let tt = TranspositionTable::new(8).unwrap();

@@ -7,7 +7,7 @@ mod common;
 use brokkr::attacks::Magic;
 use brokkr::bits::Portable;
 use brokkr::board::Board;
-use brokkr::engine::Paths;
+use brokkr::paths::Pair;
 use brokkr::search::skill::{Skill, ELO_MAX, ELO_MIN, FULL_STRENGTH_ELO};
 use brokkr::search::{
     search, Bound, Control, Event, Info, Limits, SearchResult, Settings, ThreadData,
@@ -16,7 +16,7 @@ use brokkr::search::{
 use common::{is_legal, word_after, Engine};
 use std::collections::BTreeMap;
 
-type E = Paths<Portable, Magic>;
+type E = Pair<Portable, Magic>;
 
 /// A middlegame with several playable moves.
 const OPEN: &str = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
@@ -178,7 +178,7 @@ fn uci_show_wdl_adds_wdl_to_the_info_lines() {
     let all = wdls(&on.lines);
     assert_eq!(all.len(), on.infos().count(), "{:?}", on.lines);
     // The position after 1.e4 has all 78 points of material on the board.
-    let material = brokkr::wdl::material(&Board::<Magic>::startpos());
+    let material = brokkr::win_rate::material(&Board::<Magic>::startpos());
     let mut checked = 0;
     for (w, l) in all.iter().zip(on.infos()) {
         assert_eq!(w.iter().sum::<u32>(), 1000, "{l}");
@@ -189,7 +189,7 @@ fn uci_show_wdl_adds_wdl_to_the_info_lines() {
             .and_then(|r| r.split_whitespace().next())
             .and_then(|v| v.parse::<i32>().ok())
         {
-            assert_eq!(*w, brokkr::wdl::MODEL.per_mille(cp, material), "{l}");
+            assert_eq!(*w, brokkr::win_rate::MODEL.per_mille(cp, material), "{l}");
             checked += 1;
         }
         // Right after the score, as Stockfish prints it.
@@ -203,7 +203,7 @@ fn uci_show_wdl_adds_wdl_to_the_info_lines() {
     // With less material the model's curve is another: the triple follows the
     // root's material, not a fixed one.
     let endgame = "4k3/pp3ppp/8/8/8/8/PP3PPP/R3K3 w - - 0 1";
-    let material = brokkr::wdl::material(&Board::<Magic>::from_fen(endgame).unwrap());
+    let material = brokkr::win_rate::material(&Board::<Magic>::from_fen(endgame).unwrap());
     assert!(material < 20, "{material}");
     e.send(&format!("position fen {endgame}"));
     let s = e.go("nodes 3000");
@@ -216,7 +216,7 @@ fn uci_show_wdl_adds_wdl_to_the_info_lines() {
         .expect("a centipawn score");
     assert_eq!(
         wdls(&s.lines).last(),
-        Some(&brokkr::wdl::MODEL.per_mille(cp, material)),
+        Some(&brokkr::win_rate::MODEL.per_mille(cp, material)),
         "{last}"
     );
     // A mate found: certain.
@@ -380,7 +380,7 @@ fn coefficients(out: &str, name: &str) -> [f64; 4] {
 
 #[test]
 fn wdlfit_recovers_the_model_that_made_the_results() {
-    use brokkr::wdl::Model;
+    use brokkr::win_rate::Model;
     let truth = Model {
         a: [260.0, -250.0, 90.0, 0.0],
         b: [150.0, -90.0, 40.0, 0.0],
@@ -400,7 +400,7 @@ fn wdlfit_recovers_the_model_that_made_the_results() {
     let mut text = String::from("# brokkr datagen v1: made up by tests/strength.rs\n");
     for g in 1..=48_000 {
         let (placement, m) = placements[rng.below(placements.len())];
-        assert_eq!(brokkr::wdl::material_of_placement(placement), m);
+        assert_eq!(brokkr::win_rate::material_of_placement(placement), m);
         let score = rng.below(1001) as i32 - 500;
         let [w, d, _] = truth.probabilities(f64::from(score), m);
         let u = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;

@@ -1,5 +1,7 @@
 //! Slider-attack backends.
 //!
+//! May not touch: the board, the evaluation, the search and above (the layers: docs/architecture.md).
+//!
 //! Every backend answers "which squares does a rook (bishop) on `sq` attack" and is
 //! a zero-sized type implementing [`Slider`]. A backend that needs incremental state
 //! (Gk's rotated line occupancies) declares it as [`Slider::State`]; the board keeps

@@ -1,5 +1,7 @@
 //! Bitscan and popcount paths, and the run-time choice between them.
 //!
+//! May not touch: the board, the evaluation, the search and above (the layers: docs/architecture.md).
+//!
 //! Each path is a zero-sized type implementing [`Bits`]. The engine picks one path
 //! at start-up ([`BitPath::detect`], or a flag) and runs code monomorphised for it
 //! through [`with_bits!`](crate::with_bits), so a hot loop never makes an indirect

@@ -2,6 +2,8 @@
 //! make/unmake keeps (castling, en passant, counters, Zobrist keys, checkers, the
 //! side to move's pins).
 //!
+//! May not touch: the evaluation, the network, the search and above (the layers: docs/architecture.md).
+//!
 //! [`Board`] is `Copy` and small. Moves are played with make/unmake, which measured
 //! faster than copy-make in perft; the key history for repetitions lives outside
 //! it, in [`Position`].

@@ -18,7 +18,7 @@ pub(super) mod opening;
 use super::bench::parse_range;
 use super::text::escape;
 use super::Args;
-use crate::engine::Engine;
+use crate::paths::Engine;
 use crate::search::{ThreadData, STACK_SIZE};
 use file::{Output, HEADER_PREFIX};
 use game::{GameResult, Played, Setup};
@@ -78,7 +78,7 @@ lines, which resuming reads: keep the two together.
   --slider NAME       slider-attack backend (magic, pext, rotated, kindergarten,
                       rayloop, kogge-stone)
 ",
-    crate::extras::EVAL_HELP!(),
+    crate::frontend::EVAL_HELP!(),
     "
 The games are played with the embedded network unless --net or --hce says
 otherwise; the header names the net (its hash), so a file is resumed only with
@@ -138,7 +138,7 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     let out_file = need("out", "FILE")?;
     need("games", "N")?;
     let (bits, slider) = super::search_pair(&a)?;
-    let eval = crate::extras::eval_choice(&a)?;
+    let eval = crate::frontend::eval_choice(&a)?;
     let job = Job {
         net: eval.net,
         vector: eval.vector,

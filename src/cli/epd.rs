@@ -14,7 +14,7 @@ use super::text::{escape, escape_short};
 use super::Args;
 use crate::attacks::Slider;
 use crate::board::{Board, MoveError};
-use crate::engine::Engine;
+use crate::paths::Engine;
 use crate::search::{self, Control, Limits, Settings, ThreadData, TranspositionTable};
 use crate::types::{Color, Move};
 use std::io::{BufReader, IsTerminal, Write};
@@ -51,7 +51,7 @@ position is an error.
   --slider NAME    slider-attack backend (magic, pext, rotated, kindergarten,
                    rayloop, kogge-stone)
 ",
-    crate::extras::EVAL_HELP!()
+    crate::frontend::EVAL_HELP!()
 );
 
 /// The time per position when no limit is given.
@@ -80,10 +80,10 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
         }
     };
     let limits = limits(&a)?;
-    let threads = parse_range(&a, "threads", 1, 1, crate::extras::MAX_THREADS)?;
-    let hash = parse_range(&a, "hash", 16, 1, crate::extras::MAX_HASH_MB)?;
+    let threads = parse_range(&a, "threads", 1, 1, crate::frontend::MAX_THREADS)?;
+    let hash = parse_range(&a, "hash", 16, 1, crate::frontend::MAX_HASH_MB)?;
     let (bits, slider) = super::search_pair(&a)?;
-    let eval = crate::extras::eval_choice(&a)?;
+    let eval = crate::frontend::eval_choice(&a)?;
     let job = Job {
         file,
         limits,

@@ -18,7 +18,7 @@ usage: brokkr eval [--fen FEN] [--off GROUPS] [--on GROUPS] [--bits PATH] [--sli
   --slider NAME    slider-attack backend (magic, pext, rotated, kindergarten,
                    rayloop, kogge-stone)
 ",
-    crate::extras::EVAL_HELP!(),
+    crate::frontend::EVAL_HELP!(),
     "
 
 Prints first the evaluation brokkr plays with: the network's (the embedded one
@@ -55,8 +55,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
     if let Some(list) = a.value("on") {
         terms = terms.with(&crate::eval::Term::parse_list(list)?, true);
     }
-    let (bits, slider) = crate::extras::search_pair(&a)?;
-    let eval = crate::extras::eval_choice(&a)?;
+    let (bits, slider) = crate::frontend::search_pair(&a)?;
+    let eval = crate::frontend::eval_choice(&a)?;
     crate::with_search_pair!(bits, slider, B, S => {
         let board = match a.value("fen") {
             Some(fen) => Board::<S>::from_fen(fen).map_err(|e| format!("bad FEN: {e}"))?,
@@ -67,7 +67,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
             (cp, format!("{} on the {} path", net.describe(), eval.vector))
         });
         let net = net.as_ref().map(|(cp, name)| (*cp, name.as_str()));
-        println!("{}", crate::eval::evaluation_report::<B, S>(&board, terms, net));
+        println!("{}", crate::frontend::evaluation_report::<B, S>(&board, terms, net));
         Ok(())
     })
 }

@@ -9,7 +9,7 @@
 //! count, so a seed always gives the same positions.
 
 use super::datagen::opening::{random_opening, Book, Rng};
-use crate::engine::Engine;
+use crate::paths::Engine;
 use crate::search::{self, Control, Limits, Settings, ThreadData, TranspositionTable};
 use std::collections::HashSet;
 use std::io::Write;
@@ -77,13 +77,13 @@ pub fn run_line(line: &str, out: &mut dyn Write) -> Result<(), String> {
     let req = parse(line).map_err(|e| format!("genfens: {e}"))?;
     let none = super::Args::parse(&[], &[], &[])?;
     let (bits, slider) = super::search_pair(&none)?;
-    let eval = crate::extras::eval_choice(&none)?;
+    let eval = crate::frontend::eval_choice(&none)?;
     crate::with_engine!(bits, slider, E => generate::<E>(&req, eval, out))
 }
 
 fn generate<E: Engine>(
     req: &Request,
-    eval: crate::extras::EvalChoice,
+    eval: crate::frontend::EvalChoice,
     out: &mut dyn Write,
 ) -> Result<(), String> {
     let (book, plies) = match &req.book {

@@ -1,5 +1,7 @@
 //! The command line: `brokkr [COMMAND] [OPTIONS]`.
 //!
+//! May not touch: nothing is above it; it only parses, dispatches and prints (the layers: docs/architecture.md).
+//!
 //! Every command parses its own options and reports bad input as a clear message on
 //! stderr with a non-zero exit code; nothing here panics on user input. Commands
 //! write their results through a `&mut dyn Write` whose errors they pass on, so a
@@ -57,9 +59,9 @@ mod tune;
 mod wdlfit;
 
 // The option parser, `bench` and the text quoting live below both the command
-// line and the protocol loops (see `crate::extras`); the commands here reach
+// line and the protocol loops (see `crate::frontend`); the commands here reach
 // them under their old paths.
-pub(crate) use crate::extras::{args, bench, choice, search_pair, text, write_error};
+pub(crate) use crate::frontend::{args, bench, choice, search_pair, text, write_error};
 pub use args::Args;
 
 use std::io::{self, Write};

@@ -7,7 +7,7 @@ use crate::attacks::{Slider, SliderKind};
 use crate::bits::{Bits, Cpu};
 use crate::board::perft::{divide, perft};
 use crate::board::Board;
-use crate::engine::resolve_perft;
+use crate::paths::resolve_perft;
 use crate::qbb::{self, Qbb};
 use crate::types::Move;
 use std::io::{BufReader, IsTerminal, Write};
@@ -84,7 +84,7 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     }
     let (bits, slider, fallback) = resolve_perft(choice.bits, choice.slider, &Cpu::detect());
     if let Some(n) = fallback {
-        crate::extras::note(&format!("brokkr: {n}"));
+        crate::frontend::note(&format!("brokkr: {n}"));
     }
     let setup: Setup = match kind {
         BoardKind::Main => crate::with_perft_pair!(bits, slider, B, S => set_up::<B, S, MainBoard>),

@@ -149,7 +149,7 @@ impl Options {
             Some(path) => {
                 let bytes =
                     std::fs::read(path).map_err(|e| format!("cannot read '{path}': {e}"))?;
-                let file = crate::codegen::net::NetFile::parse(&bytes)
+                let file = crate::nnue::file::NetFile::parse(&bytes)
                     .map_err(|e| format!("--init {path}: {e}"))?;
                 Some(train::dequantise(&file))
             }
@@ -541,7 +541,7 @@ mod tests {
         run(&args(&first), &mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
         assert!(text.contains("epoch 2/2"), "{text}");
-        let file = crate::codegen::net::NetFile::parse(&std::fs::read(&net).unwrap()).unwrap();
+        let file = crate::nnue::file::NetFile::parse(&std::fs::read(&net).unwrap()).unwrap();
         assert_eq!((file.hidden, file.buckets), (32, 1));
         assert_eq!(State::read(&ckpt).unwrap().epoch, 2);
         // Resuming a finished run writes the same net (hidden from the checkpoint).

@@ -9,17 +9,17 @@
 //! likelihood, from the cubics).
 
 use super::Args;
-use crate::wdl::{probabilities_ab, Model, MATERIAL_MAX, MATERIAL_MIN, MATERIAL_SCALE};
+use crate::win_rate::{probabilities_ab, Model, MATERIAL_MAX, MATERIAL_MIN, MATERIAL_SCALE};
 use std::io::{BufRead, Write};
 
 pub const HELP: &str = "\
 usage: brokkr wdlfit --data FILE [--max-lines N] [--holdout K] [--max-score CP]
                      [--refine N] [--per-material]
 
-Fits the win/draw/loss model (see src/wdl.rs) to the positions of FILE, as
+Fits the win/draw/loss model (see src/win_rate.rs) to the positions of FILE, as
 `brokkr datagen` writes them (`FEN | score | result`, score in centipawns and
 result 1.0/0.5/0.0, both from White's side; `# game N: ...` ends each game), and
-prints the coefficients as Rust source for src/wdl.rs, then the calibration on
+prints the coefficients as Rust source for src/win_rate.rs, then the calibration on
 held-out games: predicted and observed win/draw/loss by score bucket, and the
 log-loss and Brier score against two baselines (the fit set's result frequencies
 for every position, and one logistic curve for all material).
@@ -145,7 +145,11 @@ fn read(
             continue;
         }
         let placement = fen.split_whitespace().next().unwrap_or("");
-        game.push((crate::wdl::material_of_placement(placement), score, result));
+        game.push((
+            crate::win_rate::material_of_placement(placement),
+            score,
+            result,
+        ));
     }
     Ok((fit, held, skipped))
 }
@@ -455,7 +459,7 @@ fn fit_model(fit: &Cells, max_score: i32, refine: usize) -> Result<Fitted, Strin
     })
 }
 
-/// Print the model as Rust source for src/wdl.rs, how well it fits the fit
+/// Print the model as Rust source for src/win_rate.rs, how well it fits the fit
 /// set, and with `--per-material` each material count's own curve beside it.
 fn report_model(
     out: &mut dyn Write,

@@ -1,5 +1,7 @@
 //! The static evaluation: tapered terms whose weights are fitted to data.
 //!
+//! May not touch: the network, the search and above (the layers: docs/architecture.md).
+//!
 //! [`evaluate`] is what the search calls. It runs one generic routine with the
 //! [`NoTrace`] sink; `brokkr eval` ([`eval_report`]) and the tuner run the very same
 //! routine with sinks that record each term and each weight's coefficient, so the
@@ -25,7 +27,7 @@ pub mod tune;
 pub mod weights;
 
 pub use pawns::PawnTable;
-pub use report::{eval_report, evaluation_report};
+pub use report::{eval_report, eval_table};
 pub use score::S;
 pub use trace::{NoTrace, Term, TermTrace, Trace};
 

@@ -1,4 +1,6 @@
-//! The term-by-term table of `brokkr eval` and the protocol's `eval` command.
+//! The term-by-term table of `brokkr eval` and the protocol's `eval` command
+//! (the report around it, with the win-rate model's chances, is
+//! `frontend::evaluation`).
 
 use super::trace::{Term, TermTrace};
 use super::{evaluate_white, Terms, PHASE_MAX, SCALE_NORMAL};
@@ -13,11 +15,11 @@ use std::fmt::Write;
 /// and the scale factor, and on the last two lines `Hand-written (white): N cp`
 /// and `Hand-written (side to move): N cp`, with the term groups `terms` on.
 pub fn eval_report<B: Bits, Sl: Slider>(board: &Board<Sl>, terms: Terms) -> String {
-    table::<B, Sl>(board, terms).0
+    eval_table::<B, Sl>(board, terms).0
 }
 
 /// [`eval_report`]'s table, and the total it ends with (side to move's view).
-fn table<B: Bits, Sl: Slider>(board: &Board<Sl>, terms: Terms) -> (String, i32) {
+pub fn eval_table<B: Bits, Sl: Slider>(board: &Board<Sl>, terms: Terms) -> (String, i32) {
     let mut t = TermTrace::default();
     let e = evaluate_white::<B, Sl, _>(board, None, terms, &mut t);
     let mut out = String::new();
@@ -68,47 +70,4 @@ fn table<B: Bits, Sl: Slider>(board: &Board<Sl>, terms: Terms) -> (String, i32) 
     let _ = writeln!(out, "Hand-written (white): {} cp", e.value);
     let _ = write!(out, "Hand-written (side to move): {stm} cp");
     (out, stm)
-}
-
-/// The evaluation the engine plays with, as `eval` (UCI) and `brokkr eval`
-/// print it: first `Evaluation (white)`, `Evaluation (side to move)` and
-/// `Evaluation (win/draw/loss)` (per mille, side to move, by
-/// [`crate::wdl`]'s model) of the evaluation in use, with a line naming it;
-/// then the hand-written evaluation's table ([`eval_report`]), headed as
-/// what it is: the evaluation in use, or the one that is not.
-///
-/// `net` is the network's score of `board` (side to move's view) and its
-/// description, when the engine evaluates with one.
-pub fn evaluation_report<B: Bits, Sl: Slider>(
-    board: &Board<Sl>,
-    terms: Terms,
-    net: Option<(i32, &str)>,
-) -> String {
-    let (table, hand_written) = table::<B, Sl>(board, terms);
-    let (stm, source) = match net {
-        Some((cp, name)) => (cp, format!("network {name}")),
-        None => (hand_written, "the hand-written evaluation".to_string()),
-    };
-    let white = match board.side_to_move() {
-        Color::White => stm,
-        Color::Black => -stm,
-    };
-    let [w, d, l] = crate::wdl::wdl(crate::search::Score::Cp(stm), board);
-    let mut out = String::new();
-    let _ = writeln!(out, "Evaluation (white): {white} cp");
-    let _ = writeln!(out, "Evaluation (side to move): {stm} cp");
-    let _ = writeln!(
-        out,
-        "Evaluation (win/draw/loss): {w} {d} {l} (per mille, side to move)"
-    );
-    let _ = writeln!(out, "Evaluated by: {source}");
-    let _ = writeln!(out);
-    let heading = if net.is_some() {
-        "The hand-written evaluation, term by term (not in use: the network is)"
-    } else {
-        "The hand-written evaluation, term by term (in use)"
-    };
-    let _ = writeln!(out, "{heading}");
-    out.push_str(&table);
-    out
 }

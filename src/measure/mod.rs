@@ -2,6 +2,8 @@
 //! vector path on this CPU, for `brokkr paths`: engine authors see which technique
 //! is fastest where they run, and how sure that is.
 //!
+//! May not touch: the protocols and the command line (the layers: docs/architecture.md).
+//!
 //! Every row of every table is a *sampler*: a closure that does a fixed piece of
 //! work (in round `r`, the same work for every row of its table) and answers the
 //! units per second it ran at. The rows are run in interleaved rounds (A B C, then

@@ -9,9 +9,9 @@ use crate::attacks::{FillPath, KoggeStone, KoggeStoneState, Magic, Slider, Slide
 use crate::bits::{BitPath, Bits, Cpu};
 use crate::board::perft::perft;
 use crate::board::Board;
-use crate::codegen::net::MAX_BUCKETS;
-use crate::engine::{resolve_perft, Engine};
+use crate::nnue::file::MAX_BUCKETS;
 use crate::nnue::{Network, Vector, VectorPath};
+use crate::paths::{resolve_perft, Engine};
 use crate::qbb;
 use crate::search::{self, Control, Limits, Settings, ThreadData, TranspositionTable};
 use std::hint::black_box;
@@ -269,7 +269,7 @@ fn search_sampler<E: Engine>(
 /// not depend on the weights).
 fn measured_net() -> Network {
     Network::embedded().unwrap_or_else(|| {
-        use crate::codegen::net::{NetFile, INPUTS, VERSION};
+        use crate::nnue::file::{NetFile, INPUTS, VERSION};
         let h = 256;
         let file = NetFile {
             version: VERSION,
@@ -424,7 +424,7 @@ impl Plan {
             ..Config::default()
         };
         // Every bit path under the default backend (magic or pext, each built
-        // with every bit path: see `engine::PERFT_BUILT`)...
+        // with every bit path: see `paths::PERFT_BUILT`)...
         for &p in &self.bits {
             let run = crate::with_perft_pair!(p, ds, B, S => main_perft::<B, S>());
             add(
@@ -486,7 +486,7 @@ impl Plan {
         net: &Arc<Network>,
         add: &mut impl FnMut(Table, String, Config, bool, Sampler<'static>),
     ) -> u64 {
-        let (pb, ps, _) = crate::engine::resolve(self.default_bits, self.default_slider, &self.cpu);
+        let (pb, ps, _) = crate::paths::resolve(self.default_bits, self.default_slider, &self.cpu);
         let pv = VectorPath::best();
         let sampler = |b: BitPath, s: SliderKind, v: VectorPath, nodes: u64| crate::with_engine!(b, s, E => search_sampler::<E>(Some(net.clone()), v, nodes));
         let rate = sampler(pb, ps, pv, SEARCH_PROBE_NODES)(0);
@@ -495,7 +495,7 @@ impl Plan {
         } else {
             SEARCH_PROBE_NODES
         };
-        let mut configs: Vec<(BitPath, SliderKind, VectorPath)> = crate::engine::BUILT
+        let mut configs: Vec<(BitPath, SliderKind, VectorPath)> = crate::paths::BUILT
             .into_iter()
             .filter(|&(b, s)| b.available(&self.cpu) && s.available(&self.cpu))
             .map(|(b, s)| (b, s, pv))

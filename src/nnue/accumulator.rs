@@ -11,7 +11,7 @@ use super::network::Network;
 use super::vector::Vector;
 use crate::attacks::Slider;
 use crate::board::Board;
-use crate::codegen::net::{MAX_BUCKETS, MAX_HIDDEN};
+use crate::nnue::file::{MAX_BUCKETS, MAX_HIDDEN};
 use crate::types::{Color, Move, MoveKind, Piece, PieceKind, Square};
 
 /// The inputs a move adds and removes: at most two of each (castling moves two

@@ -10,7 +10,7 @@
 use crate::types::{Color, Piece, Square};
 
 /// Inputs per perspective.
-pub const INPUTS: usize = crate::codegen::net::INPUTS;
+pub const INPUTS: usize = crate::nnue::file::INPUTS;
 
 /// The input of `piece` on `square` from `perspective`'s side.
 #[inline(always)]

@@ -3,7 +3,7 @@
 
 use super::features::{self, INPUTS};
 use super::vector::Vector;
-use crate::codegen::net::{NetFile, MAX_BUCKETS, QA, QB};
+use crate::nnue::file::{NetFile, MAX_BUCKETS, QA, QB};
 use std::ops::{Deref, DerefMut};
 use std::path::Path;
 
@@ -115,7 +115,7 @@ mod embedded {
 /// The size of the largest net file: the current version at the largest
 /// hidden layer and bucket count the format allows.
 pub fn max_file_bytes() -> usize {
-    use crate::codegen::net::{file_size, MAX_BUCKETS, MAX_HIDDEN, VERSION};
+    use crate::nnue::file::{file_size, MAX_BUCKETS, MAX_HIDDEN, VERSION};
     file_size(VERSION, MAX_HIDDEN, MAX_BUCKETS)
 }
 

@@ -162,14 +162,14 @@ pub const EMBEDDED_NET: &str = "<embedded>";
 
 /// Limits of the options (the first two are shared with the command line's
 /// `--hash` and `--threads`).
-pub use crate::extras::{MAX_HASH_MB, MAX_THREADS};
+pub use crate::frontend::{MAX_HASH_MB, MAX_THREADS};
 pub const MAX_MULTIPV: usize = 256;
 pub const MAX_OVERHEAD_MS: u64 = 10_000;
 
 impl Options {
     /// The defaults, with the bit path and backend `paths --save` or `cpu` picks.
     pub fn for_cpu(cpu: &Cpu) -> Options {
-        let choice = crate::config::Choice::resolve(cpu, None, None);
+        let choice = crate::paths::Choice::resolve(cpu, None, None);
         Options {
             hash_mb: 16,
             threads: 1,
@@ -342,7 +342,7 @@ impl Controller {
             // hash, and the levels' Elo scale is calibrated with the net
             // (docs/strength-limit.md).
             net: self.opts.net.clone().filter(|_| self.opts.use_nnue),
-            vector: crate::engine::resolve_vector(self.opts.vector).0,
+            vector: crate::paths::resolve_vector(self.opts.vector).0,
             syzygy: self.opts.syzygy.clone(),
         }
     }
@@ -516,11 +516,11 @@ impl Controller {
             .pondering
             .store(limits.ponder, Ordering::Relaxed);
         let (bits, slider, fallback) =
-            crate::engine::resolve(self.opts.bits, self.opts.slider, &self.cpu);
+            crate::paths::resolve(self.opts.bits, self.opts.slider, &self.cpu);
         if let Some(n) = fallback {
             self.note(&n);
         }
-        let (_, fallback) = crate::engine::resolve_vector(self.opts.vector);
+        let (_, fallback) = crate::paths::resolve_vector(self.opts.vector);
         if let Some(n) = fallback.filter(|_| settings.net.is_some()) {
             self.note(&n);
         }
@@ -562,7 +562,7 @@ impl Controller {
                 // lands here, and the GUI still gets a move.
                 let searched = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                     crate::with_engine!(bits, slider, E => {
-                        match Board::<<E as crate::engine::Engine>::Slider>::from_fen(&fen) {
+                        match Board::<<E as crate::paths::Engine>::Slider>::from_fen(&fen) {
                             Ok(mut b) => {
                                 b.set_chess960(chess960);
                                 Ok(search::search::<E>(

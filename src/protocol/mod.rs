@@ -1,6 +1,8 @@
 //! The protocols: UCI and xboard/CECP v2, as thin dialects over one
 //! [`Controller`](controller::Controller).
 //!
+//! May not touch: the command line (the layers: docs/architecture.md).
+//!
 //! ```text
 //! stdin ─► reader thread ─Msg─► dialect (uci | xboard) ─► controller ─► search thread
 //! stdout ◄──────────────── lines, flushed one by one ◄───────────────────────┘

@@ -276,7 +276,7 @@ impl Uci {
     }
 
     /// The evaluation the next search plays with, then the hand-written
-    /// one's terms ([`crate::eval::evaluation_report`]).
+    /// one's terms ([`crate::frontend::evaluation_report`]).
     fn eval(&mut self) {
         let Some(b) = self.board("eval") else {
             return;
@@ -288,7 +288,7 @@ impl Uci {
             (cp, format!("{} on the {path} path", net.describe()))
         });
         let net = net.as_ref().map(|(cp, name)| (*cp, name.as_str()));
-        let report = crate::eval::evaluation_report::<crate::bits::Portable, Magic>(
+        let report = crate::frontend::evaluation_report::<crate::bits::Portable, Magic>(
             &b,
             self.ctl.opts.features.terms,
             net,
@@ -309,7 +309,7 @@ impl Uci {
             ..Default::default()
         };
         // No search runs, so nothing else writes to stdout meanwhile.
-        let result = crate::extras::bench::run_with(&args, &base, &mut std::io::stdout().lock());
+        let result = crate::frontend::bench::run_with(&args, &base, &mut std::io::stdout().lock());
         if let Err(e) = result {
             emit(&format!("info string bench: {e}"));
         }
@@ -398,7 +398,7 @@ pub fn info_line(root: &Board<Magic>, i: &Info, show_wdl: bool) -> String {
         _ => "",
     };
     let wdl = if show_wdl {
-        let [w, d, l] = crate::wdl::wdl(i.score, root);
+        let [w, d, l] = crate::win_rate::wdl(i.score, root);
         format!(" wdl {w} {d} {l}")
     } else {
         String::new()

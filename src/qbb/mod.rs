@@ -1,5 +1,7 @@
 //! The quad-bitboard board and its colour-agnostic move generator.
 //!
+//! May not touch: the evaluation, the network, the search and above (the layers: docs/architecture.md).
+//!
 //! # Where it comes from
 //!
 //! Quad-bitboards (four bitboards that store each square's contents as a

@@ -2,6 +2,8 @@
 //! quiescence, a shared lock-free transposition table, staged move ordering, the
 //! usual selectivity, and Lazy SMP threads.
 //!
+//! May not touch: the front ends (`frontend`, `protocol`, `cli`) and `measure` (the layers: docs/architecture.md).
+//!
 //! [`search`] is the one entry point. It runs on the caller's thread (the main
 //! search thread) plus `threads - 1` helpers, reports progress through a callback
 //! that the protocol layer formats, and returns the best move. It is generic over an
@@ -40,8 +42,8 @@ pub use tt::{Bound, TranspositionTable};
 pub use worker::STACK_SIZE;
 
 use crate::board::Board;
-use crate::engine::Engine;
 use crate::eval::PawnTable;
+use crate::paths::Engine;
 use crate::types::Move;
 use history::Histories;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -73,7 +75,7 @@ pub struct Settings {
     /// the hand-written evaluation.
     pub net: Option<std::sync::Arc<crate::nnue::Network>>,
     /// The network's vector path (UCI `NNUEPath`, `--simd`), one the CPU runs
-    /// (see [`crate::engine::resolve_vector`]).
+    /// (see [`crate::paths::resolve_vector`]).
     pub vector: crate::nnue::VectorPath,
     /// Endgame tables and how the search uses them (the `Syzygy*` options).
     pub syzygy: SyzygySettings,
@@ -398,10 +400,10 @@ mod tests {
     use super::*;
     use crate::attacks::Magic;
     use crate::bits::Portable;
-    use crate::engine::Paths;
+    use crate::paths::Pair;
     use std::sync::Mutex;
 
-    type E = Paths<Portable, Magic>;
+    type E = Pair<Portable, Magic>;
 
     /// Search `fen` within `limits` on a thread of its own; `during` runs while
     /// it searches, with the control and whether the search has returned yet.

@@ -7,7 +7,7 @@ use super::history::{Histories, PieceTo};
 use crate::board::movegen::Collect;
 use crate::board::movegen::MAX_MOVES;
 use crate::board::{Board, MoveList, Stage as GenStage};
-use crate::engine::Engine;
+use crate::paths::Engine;
 use crate::types::*;
 use std::mem::MaybeUninit;
 

@@ -1,6 +1,8 @@
 //! Syzygy endgame tablebases: a prober for the format of Ronald de Man's
 //! generator and probing code (the tables every modern engine reads).
 //!
+//! May not touch: the search and above (the layers: docs/architecture.md).
+//!
 //! Two kinds of file per material signature: WDL (`.rtbw`) gives win, draw or
 //! loss under the fifty-move rule, with "cursed" wins and "blessed" losses that
 //! the rule turns into draws; DTZ (`.rtbz`) gives the distance in plies to the

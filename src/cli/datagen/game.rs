@@ -9,8 +9,8 @@
 
 use super::opening::{random_opening, Book, Rng};
 use crate::board::Position;
-use crate::engine::Engine;
 use crate::nnue::marlin;
+use crate::paths::Engine;
 use crate::search::score::{is_mate, MATE};
 use crate::search::TranspositionTable;
 use crate::search::{self, Control, Limits, SearchResult, Settings, ThreadData};

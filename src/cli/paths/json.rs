@@ -4,8 +4,8 @@
 
 use super::text::source_text;
 use super::Decision;
-use crate::config::Choice;
 use crate::measure::{Estimate, Report, Table};
+use crate::paths::Choice;
 use std::fmt::Write as _;
 
 /// The schema's name and version.

@@ -10,8 +10,8 @@ use super::text::escape_short;
 use super::{write_error, Args};
 use crate::attacks::SliderKind;
 use crate::bits::BitPath;
-use crate::config::{self, Choice};
 use crate::measure::{measure, Report, Settings, Table, Verdict};
+use crate::paths::{self, Choice};
 use std::io::{IsTerminal, Write};
 use std::time::Duration;
 
@@ -104,7 +104,7 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
         let mut err = std::io::stderr();
         let sink: &mut dyn Write = if a.flag("json") { &mut err } else { out };
         let notes = [decision.bits_note.as_str(), decision.slider_note.as_str()];
-        let path = config::save(decision.bits, decision.slider, &notes)?;
+        let path = paths::save(decision.bits, decision.slider, &notes)?;
         let shown = |saved: Option<String>| saved.unwrap_or_else(|| "CPU default".to_string());
         say!(sink, "\n--save:");
         for n in notes {

@@ -1,8 +1,8 @@
 //! The tables of `brokkr paths` as text.
 
 use super::Decision;
-use crate::config::{Choice, Source};
 use crate::measure::{Report, Table, Verdict};
+use crate::paths::{Choice, Source};
 use std::fmt::Write as _;
 
 /// A table's heading: what its rows time, and in what unit the rate is shown.

@@ -4,8 +4,8 @@
 use super::Net;
 use crate::attacks::Slider;
 use crate::board::Board;
-use crate::codegen::net::{NetFile, PSQT_LIMIT, QA, QB, VERSION};
 use crate::nnue::features::{bucket, index, INPUTS};
+use crate::nnue::file::{NetFile, PSQT_LIMIT, QA, QB, VERSION};
 use crate::types::Square;
 
 /// The float net quantised as the engine runs it: input weights and biases ×
@@ -82,7 +82,7 @@ pub fn evaluate_quantised<S: Slider>(net: &NetFile, board: &Board<S>) -> i32 {
     let h = net.hidden;
     let stm = board.side_to_move();
     let mut acc = [net.ft_bias.clone(), net.ft_bias.clone()];
-    let mut psqt = [[0i64; crate::codegen::net::MAX_BUCKETS]; 2];
+    let mut psqt = [[0i64; crate::nnue::file::MAX_BUCKETS]; 2];
     let mut pieces = 0;
     for sq in (0..64).map(Square::new) {
         let Some(piece) = board.piece_on(sq) else {

@@ -37,7 +37,7 @@ pub use data::{load, split, Loaded, Rng};
 pub use export::{dequantise, evaluate_float, evaluate_quantised, quantise};
 pub use kernel::{Loss, SCALE};
 
-use crate::codegen::net::{fnv1a, INPUTS, MAX_BUCKETS, MAX_HIDDEN};
+use crate::nnue::file::{fnv1a, INPUTS, MAX_BUCKETS, MAX_HIDDEN};
 use crate::nnue::marlin::Record;
 use kernel::Worker;
 use std::time::{Duration, Instant};
@@ -144,7 +144,7 @@ impl Net {
     }
 
     /// The net quantised for the engine ([`quantise`]).
-    pub fn quantise(&self) -> crate::codegen::net::NetFile {
+    pub fn quantise(&self) -> crate::nnue::file::NetFile {
         quantise(self)
     }
 }
@@ -481,7 +481,7 @@ fn mean_losses_of(
 /// evaluates it: beside the float net's validation loss, what rounding to the
 /// net file's integers cost.
 pub fn quantised_loss(
-    file: &crate::codegen::net::NetFile,
+    file: &crate::nnue::file::NetFile,
     loss: &Loss,
     records: &[Record],
 ) -> Option<f64> {

@@ -2,7 +2,7 @@ use super::*;
 use crate::attacks::Magic;
 use crate::bits::Portable;
 use crate::board::Board;
-use crate::codegen::net::NetFile;
+use crate::nnue::file::NetFile;
 use crate::types::{Color, Square};
 
 /// Positions of random games, scored by material (White's side) and given the

@@ -3,7 +3,7 @@
 
 use super::Worker;
 use crate::board::draw;
-use crate::engine::Engine;
+use crate::paths::Engine;
 
 impl<E: Engine> Worker<'_, E> {
     /// A repetition (once inside the tree, or three times counting the game),

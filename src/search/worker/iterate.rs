@@ -3,7 +3,7 @@
 
 use super::Worker;
 use crate::board::draw;
-use crate::engine::Engine;
+use crate::paths::Engine;
 use crate::search::params::*;
 use crate::search::score::*;
 use crate::search::tt::Bound;

@@ -2,7 +2,7 @@
 //! histories after a cut-off, and the correction history after every store.
 
 use super::{Evals, Worker};
-use crate::engine::Engine;
+use crate::paths::Engine;
 use crate::search::history;
 use crate::search::movepick::{captured_kind, is_noisy};
 use crate::search::score::MATE_IN_MAX;

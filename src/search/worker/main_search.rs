@@ -9,7 +9,7 @@
 use super::stack::Frame;
 use super::{Evals, Worker};
 use crate::board::NO_PIECE;
-use crate::engine::Engine;
+use crate::paths::Engine;
 use crate::search::movepick::{is_noisy, MovePicker};
 use crate::search::params::*;
 use crate::search::score::*;

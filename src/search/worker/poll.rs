@@ -9,7 +9,7 @@
 //! [`Shared::halt`]: crate::search::Shared::halt
 
 use super::Worker;
-use crate::engine::Engine;
+use crate::paths::Engine;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 

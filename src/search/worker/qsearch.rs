@@ -12,7 +12,7 @@
 
 use super::{Evals, Worker};
 use crate::board::CheckInfo;
-use crate::engine::Engine;
+use crate::paths::Engine;
 use crate::search::movepick::{captured_kind, MovePicker, ORDER_VALUES};
 use crate::search::params::*;
 use crate::search::score::*;
@@ -208,7 +208,7 @@ mod tests {
     use crate::attacks::Magic;
     use crate::bits::Portable;
     use crate::board::Board;
-    use crate::engine::Paths;
+    use crate::paths::Pair;
     use crate::search::score::{mate_in, MATE, MATE_IN_MAX, VALUE_NONE};
     use crate::search::tt::{Bound, TranspositionTable};
     use crate::search::{Control, Limits, Settings, Shared, ThreadData};
@@ -216,7 +216,7 @@ mod tests {
     use std::sync::atomic::{AtomicBool, AtomicU64};
     use std::time::Instant;
 
-    type E = Paths<Portable, Magic>;
+    type E = Pair<Portable, Magic>;
 
     /// Run `f` with a search thread at `fen` and its hash table.
     fn with_worker<R>(fen: &str, f: impl FnOnce(&mut Worker<E>, &TranspositionTable) -> R) -> R {

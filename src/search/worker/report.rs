@@ -2,7 +2,7 @@
 //! variation completed from the hash, and the search's result.
 
 use super::Worker;
-use crate::engine::Engine;
+use crate::paths::Engine;
 use crate::search::score::*;
 use crate::search::{Event, Info, SearchResult};
 use crate::types::Move;

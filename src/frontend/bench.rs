@@ -4,7 +4,7 @@
 
 use super::{write_error, Args, MAX_HASH_MB, MAX_THREADS};
 use crate::board::Board;
-use crate::engine::Engine;
+use crate::paths::Engine;
 use crate::search::{self, Control, Limits, Settings, ThreadData, TranspositionTable};
 use std::io::Write;
 use std::time::Instant;

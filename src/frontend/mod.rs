@@ -1,7 +1,9 @@
-//! What both the command line ([`crate::cli`]) and the protocol loops
-//! ([`crate::protocol`]) use: `bench`, the option parser it takes its arguments
+//! The front ends' shared room: what both the command line ([`crate::cli`]) and
+//! the protocol loops ([`crate::protocol`]) use, and neither may call into: `bench`, the option parser it takes its arguments
 //! with, the choice of bit path and slider backend, the limits of the engine's
 //! options, and safe quoting of input in messages.
+//!
+//! May not touch: the protocols and the command line (the layers: docs/architecture.md).
 //!
 //! They live below both so that neither calls into the other for them: the
 //! command line starts the protocol loop, and the protocol loop's `bench` runs
@@ -9,9 +11,11 @@
 
 pub mod args;
 pub mod bench;
+pub mod evaluation;
 pub mod text;
 
 pub use args::Args;
+pub use evaluation::evaluation_report;
 
 use std::io::{self, Write};
 
@@ -34,11 +38,11 @@ pub(crate) fn note(line: &str) {
 
 /// The built (bit path, backend) pair the search runs for `--bits`/`--slider`
 /// (or the config file, or the CPU): [`choice`], then the fallback of
-/// [`crate::engine::resolve`], reported on stderr when it applies.
+/// [`crate::paths::resolve`], reported on stderr when it applies.
 pub fn search_pair(a: &Args) -> Result<(crate::bits::BitPath, crate::attacks::SliderKind), String> {
     let c = choice(a)?;
     let (bits, slider, fallback) =
-        crate::engine::resolve(c.bits, c.slider, &crate::bits::Cpu::detect());
+        crate::paths::resolve(c.bits, c.slider, &crate::bits::Cpu::detect());
     if let Some(n) = fallback {
         note(&format!("brokkr: {n}"));
     }
@@ -47,7 +51,7 @@ pub fn search_pair(a: &Args) -> Result<(crate::bits::BitPath, crate::attacks::Sl
 
 /// The bit path and slider backend: `--bits`/`--slider` if given, else the
 /// config file written by `brokkr paths --save`, else the CPU's default.
-pub fn choice(a: &Args) -> Result<crate::config::Choice, String> {
+pub fn choice(a: &Args) -> Result<crate::paths::Choice, String> {
     use crate::attacks::SliderKind;
     use crate::bits::{BitPath, Cpu};
     let cpu = Cpu::detect();
@@ -63,7 +67,7 @@ pub fn choice(a: &Args) -> Result<crate::config::Choice, String> {
             "slider backend '{k}' is not available on this CPU ({cpu})"
         ));
     }
-    let choice = crate::config::Choice::resolve(&cpu, bits, slider);
+    let choice = crate::paths::Choice::resolve(&cpu, bits, slider);
     for w in &choice.warnings {
         note(&format!("brokkr: warning: {w} (ignored)"));
     }

@@ -1,5 +1,5 @@
-//! Which (bit path, slider backend, vector path) triples the search is built for,
-//! and the one type that carries them through the search.
+//! Which (bit path, slider backend) pairs the search and perft are built for,
+//! and the one type that carries a pair through the search ([`Pair`]).
 //!
 //! Perft is built for the 20 pairs of [`PERFT_BUILT`] (every backend with `bmi`
 //! and `portable`, every bit path with `magic` and `pext`): enough for `brokkr
@@ -44,28 +44,28 @@ pub trait Engine: Copy + Default + Send + Sync + fmt::Debug + 'static {
 /// The [`Engine`] made of bit path `B` and backend `S`: two of the paths
 /// `brokkr paths` measures, bundled as one type for the search (the third, the
 /// network's vector path, is chosen per evaluation).
-pub struct Paths<B: Bits, S: Slider>(PhantomData<(B, S)>);
+pub struct Pair<B: Bits, S: Slider>(PhantomData<(B, S)>);
 
 // By hand, not derived: a derive would ask the type parameters for the traits
 // too.
-impl<B: Bits, S: Slider> Clone for Paths<B, S> {
+impl<B: Bits, S: Slider> Clone for Pair<B, S> {
     fn clone(&self) -> Self {
         *self
     }
 }
-impl<B: Bits, S: Slider> Copy for Paths<B, S> {}
-impl<B: Bits, S: Slider> Default for Paths<B, S> {
+impl<B: Bits, S: Slider> Copy for Pair<B, S> {}
+impl<B: Bits, S: Slider> Default for Pair<B, S> {
     fn default() -> Self {
-        Paths(PhantomData)
+        Pair(PhantomData)
     }
 }
-impl<B: Bits, S: Slider> fmt::Debug for Paths<B, S> {
+impl<B: Bits, S: Slider> fmt::Debug for Pair<B, S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Paths<{}, {}>", B::PATH, S::KIND)
+        write!(f, "Pair<{}, {}>", B::PATH, S::KIND)
     }
 }
 
-impl<B: Bits, S: Slider> Engine for Paths<B, S> {
+impl<B: Bits, S: Slider> Engine for Pair<B, S> {
     type Bits = B;
     type Slider = S;
 }
@@ -255,7 +255,7 @@ macro_rules! __with_pairs {
 macro_rules! with_engine {
     ($bits:expr, $slider:expr, $E:ident => $body:expr) => {
         $crate::with_search_pair!($bits, $slider, __B, __S => {
-            type $E = $crate::engine::Paths<__B, __S>;
+            type $E = $crate::paths::Pair<__B, __S>;
             $body
         })
     };

@@ -1,6 +1,6 @@
 //! The network file: one format for the net `build.rs` embeds, the nets
 //! `EvalFile` loads, and the nets `brokkr train` exports. Std only, so that
-//! `build.rs` can read it.
+//! `build.rs` can read it (it includes this file by path, beside `codegen/`).
 //!
 //! All numbers are little-endian. A 48-byte header, then the quantised weights:
 //!

@@ -1,5 +1,8 @@
-//! Win/draw/loss: the chances a score stands for, as UCI's `wdl W D L` shows
-//! them (`UCI_ShowWDL`) and `brokkr eval` prints them.
+//! The win-rate model: the win/draw/loss chances a search score stands for, as
+//! UCI's `wdl W D L` shows them (`UCI_ShowWDL`) and `brokkr eval` prints them.
+//! Not the tablebases' WDL (that is `syzygy`): this one is a fitted curve.
+//!
+//! May not touch: the front ends (`frontend`, `protocol`, `cli`) and `measure` (the layers: docs/architecture.md).
 //!
 //! The model is a logistic curve in the score whose position and slope depend on
 //! the material left on the board (the idea of Stockfish's model since 15.1;
