@@ -690,3 +690,120 @@ fn train_holds_out_blocks_of_data_without_game_marks() {
     // With --val 0 nothing is held out, blocks or not.
     assert_eq!(held_out(&train("0")), 0);
 }
+
+/// The first `# game` line of a datagen file.
+fn game_line(path: &Path) -> String {
+    let all = std::fs::read_to_string(path).unwrap();
+    all.lines()
+        .find(|l| l.starts_with("# game "))
+        .unwrap_or_else(|| panic!("no game in {all}"))
+        .to_string()
+}
+
+#[test]
+fn the_tables_end_a_game_with_their_result() {
+    use brokkr::board::Board;
+    use brokkr::syzygy::{Tablebase, Wdl};
+    let dir = TempDir::new("datagen-syzygy");
+    let tables = common::data_path("syzygy");
+    let (tb, _) = Tablebase::open(&tables);
+    let book = dir.join("book.epd");
+    let mut ended = 0;
+    // Won for White, won for Black, and a pawn ending: the result each game
+    // gets is what the prober says (a cursed win or blessed loss is a draw).
+    for (i, fen) in [
+        "8/8/8/3k4/8/8/8/R3K3 w - - 0 1",
+        "8/8/8/3k4/8/8/7r/4K3 w - - 0 1",
+        "8/8/8/8/8/4k3/4P3/4K3 w - - 0 1",
+        "8/8/8/8/3k4/8/3KP3/8 b - - 0 1",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        std::fs::write(&book, format!("{fen}\n")).unwrap();
+        let out = dir.join(&format!("won-{i}.txt"));
+        let o = datagen(
+            &out,
+            1,
+            1,
+            &[
+                "--book",
+                s(&book),
+                "--random-plies",
+                "0",
+                "--syzygy",
+                &tables,
+            ],
+        );
+        let header = std::fs::read_to_string(&out).unwrap();
+        assert!(
+            header.lines().next().unwrap().contains(", syzygy "),
+            "{header}"
+        );
+        let board = Board::<Magic>::from_fen(fen).unwrap();
+        let wdl = tb.probe_wdl(&board).unwrap();
+        let white = board.side_to_move() == brokkr::types::Color::White;
+        let result = match (wdl, white) {
+            (Wdl::Win, true) | (Wdl::Loss, false) => "1-0",
+            (Wdl::Win, false) | (Wdl::Loss, true) => "0-1",
+            _ => "1/2-1/2",
+        };
+        let line = game_line(&out);
+        assert_eq!(
+            line,
+            format!("# game 1: {result} by tablebase, 0 plies, 0 positions"),
+            "{fen}: {}",
+            text(&o.stderr)
+        );
+        ended += 1;
+    }
+    assert_eq!(ended, 4);
+
+    // The fifty-move count is not zero: the table's result under the rule may
+    // not be the game's, so the game is played from there (level rooks: the
+    // opening check keeps it), not ended at once.
+    std::fs::write(&book, "8/8/3k4/8/8/3K4/r7/7R w - - 3 10\n").unwrap();
+    let out = dir.join("counted.txt");
+    let o = datagen(
+        &out,
+        1,
+        1,
+        &[
+            "--book",
+            s(&book),
+            "--random-plies",
+            "0",
+            "--syzygy",
+            &tables,
+        ],
+    );
+    let line = game_line(&out);
+    assert!(!line.contains(" 0 plies"), "{line}: {}", text(&o.stderr));
+    // Without --syzygy the tables end nothing, and the header says no tables.
+    std::fs::write(&book, "8/8/3k4/8/8/3K4/r7/7R w - - 0 1\n").unwrap();
+    let out = dir.join("none.txt");
+    datagen(&out, 1, 1, &["--book", s(&book), "--random-plies", "0"]);
+    let line = game_line(&out);
+    assert!(
+        !line.contains("tablebase") && !line.contains(" 0 plies"),
+        "{line}"
+    );
+    let header = std::fs::read_to_string(&out).unwrap();
+    assert!(!header.lines().next().unwrap().contains("syzygy"));
+    // A path without tables is refused.
+    let o = brokkr(&[
+        "datagen",
+        "--out",
+        s(&dir.join("x.txt")),
+        "--games",
+        "1",
+        "--syzygy",
+        s(dir.path()),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("no Syzygy WDL tables"),
+        "{}",
+        text(&o.stderr)
+    );
+}

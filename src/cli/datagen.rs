@@ -19,7 +19,8 @@ use super::bench::parse_range;
 use super::text::escape;
 use super::Args;
 use crate::paths::Engine;
-use crate::search::{ThreadData, STACK_SIZE};
+use crate::search::{ThreadData, TranspositionTable, STACK_SIZE};
+use crate::syzygy::Tablebase;
 use file::{Output, HEADER_PREFIX};
 use game::{GameResult, Played, Setup};
 use opening::Book;
@@ -51,6 +52,9 @@ moves; an opening that is already over, or whose first search scores beyond
 ±400 cp, is replaced by another. A game ends by the rules, or by adjudication: a
 win when the score stays beyond ±1000 cp (or a mate) for 4 plies in a row, a draw
 when it stays within ±10 cp for 10 plies from move 40, and a draw after 400 plies.
+With --syzygy, a position the tables hold ends the game with their result (won,
+or drawn: a cursed win is a draw) when it is reached by a capture or a pawn move
+(so the fifty-move count is zero and their result is the game's).
 The games depend only on --seed, --nodes, --hash, --random-plies and the book, not
 on --threads: each game searches on one thread, with a fresh hash table.
 
@@ -73,6 +77,8 @@ lines, which resuming reads: keep the two together.
   --random-plies K    random moves after the book position, 0-200 (default 8)
   --seed S            picks the openings (default 1)
   --hash MB           hash table per thread (default 16)
+  --syzygy PATH       Syzygy tables (directories separated by ':') that end a game
+                      with their result; the header records how many men and files
   --format F          text (default) or marlin
   --bits PATH         bitscan/popcount path (asm, bmi, table, portable, extern, extern-bmi)
   --slider NAME       slider-attack backend (magic, pext, rotated, kindergarten,
@@ -102,6 +108,26 @@ struct Job {
     marlin: bool,
     net: Option<std::sync::Arc<crate::nnue::Network>>,
     vector: crate::nnue::VectorPath,
+    tables: Option<std::sync::Arc<Tablebase>>,
+}
+
+/// The tables of `--syzygy`, or why not: a path with no table is an error, not
+/// a run that silently adjudicates nothing.
+fn open_tables(a: &Args) -> Result<Option<std::sync::Arc<Tablebase>>, String> {
+    let Some(paths) = a.value("syzygy") else {
+        return Ok(None);
+    };
+    let (tb, notes) = Tablebase::open(paths);
+    for n in &notes {
+        noteln!("brokkr: --syzygy: {}", escape(n, 200));
+    }
+    if tb.is_empty() {
+        return Err(format!(
+            "--syzygy '{}': no Syzygy WDL tables (.rtbw) found",
+            escape(paths, 200)
+        ));
+    }
+    Ok(Some(std::sync::Arc::new(tb)))
 }
 
 pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
@@ -121,6 +147,7 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
             "slider",
             "net",
             "simd",
+            "syzygy",
         ],
         &["hce"],
     )?;
@@ -142,6 +169,7 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     let job = Job {
         net: eval.net,
         vector: eval.vector,
+        tables: open_tables(&a)?,
         out: out_file,
         games: parse_range(&a, "games", 0, 1, MAX_GAMES)? as u64,
         nodes: parse_range(&a, "nodes", 5000, 1, 1_000_000_000)? as u64,
@@ -214,6 +242,15 @@ fn generate<E: Engine>(job: &Job, out: &mut dyn Write) -> Result<(), String> {
         Some(net) => format!("{header}, net {:016x}", net.hash()),
         None => header,
     };
+    // The tables decide how games end: a file begun with one set of tables is
+    // not resumed with another.
+    let header = match &job.tables {
+        Some(tb) => {
+            let (wdl, _) = tb.file_counts();
+            format!("{header}, syzygy {}-men {wdl} tables", tb.max_pieces())
+        }
+        None => header,
+    };
     let header = if job.marlin {
         format!("{header}, marlinformat")
     } else {
@@ -239,6 +276,7 @@ fn generate<E: Engine>(job: &Job, out: &mut dyn Write) -> Result<(), String> {
         hash_mb: job.hash_mb,
         net: job.net.clone(),
         vector: job.vector,
+        tables: job.tables.as_deref(),
     };
     let start = Instant::now();
     let (tally, error) = play_all(job, &setup, &done, held, &mut file);
@@ -338,11 +376,18 @@ fn worker<E: Engine>(
     tx: Sender<Result<Played, String>>,
 ) {
     let mut data = vec![ThreadData::new()];
+    let Some(mut tt) = TranspositionTable::new(setup.hash_mb) else {
+        let _ = tx.send(Err(format!(
+            "cannot allocate a {} MB hash table",
+            setup.hash_mb
+        )));
+        return;
+    };
     while !quit.load(Ordering::Relaxed) {
         let Some(n) = next_game(next, done, games) else {
             break;
         };
-        let r = game::play::<E>(setup, n, &mut data);
+        let r = game::play::<E>(setup, n, &mut data, &mut tt);
         let failed = r.is_err();
         if tx.send(r).is_err() || failed {
             break;

@@ -8,12 +8,14 @@
 //! else is carried from one game to the next.
 
 use super::opening::{random_opening, Book, Rng};
-use crate::board::Position;
+use crate::attacks::Slider;
+use crate::board::{Board, Position};
 use crate::nnue::marlin;
 use crate::paths::Engine;
 use crate::search::score::{is_mate, MATE};
 use crate::search::TranspositionTable;
 use crate::search::{self, Control, Limits, SearchResult, Settings, ThreadData};
+use crate::syzygy::{Tablebase, Wdl};
 use crate::types::Color;
 use std::fmt::Write as _;
 use std::time::Duration;
@@ -50,6 +52,8 @@ pub struct Setup<'a, E: Engine> {
     pub net: Option<std::sync::Arc<crate::nnue::Network>>,
     /// The network's vector path.
     pub vector: crate::nnue::VectorPath,
+    /// The Syzygy tables that end a game (`--syzygy`), if any.
+    pub tables: Option<&'a Tablebase>,
 }
 
 /// A game's result, from White's side.
@@ -111,12 +115,16 @@ pub enum End {
     AdjudicatedDraw,
     /// [`MAX_PLIES`] were played.
     PlyCap,
+    /// The tables hold the position: won by this side, or drawn (`None`).
+    Tablebase(Option<Color>),
 }
 
 impl End {
     pub fn result(self) -> GameResult {
         match self {
-            End::Checkmate(c) | End::AdjudicatedWin(c) => GameResult::win(c),
+            End::Checkmate(c) | End::AdjudicatedWin(c) | End::Tablebase(Some(c)) => {
+                GameResult::win(c)
+            }
             _ => GameResult::Draw,
         }
     }
@@ -125,7 +133,7 @@ impl End {
     pub fn adjudicated(self) -> bool {
         matches!(
             self,
-            End::AdjudicatedWin(_) | End::AdjudicatedDraw | End::PlyCap
+            End::AdjudicatedWin(_) | End::AdjudicatedDraw | End::PlyCap | End::Tablebase(_)
         )
     }
 
@@ -139,6 +147,7 @@ impl End {
             End::AdjudicatedWin(_) => "adjudicated win",
             End::AdjudicatedDraw => "adjudicated draw",
             End::PlyCap => "ply limit",
+            End::Tablebase(_) => "tablebase",
         }
     }
 }
@@ -218,11 +227,13 @@ pub struct Played {
 }
 
 /// Play game `number`: find its opening, then play it out. `data` holds the one
-/// search thread's histories.
+/// search thread's histories and `tt` its hash table, both cleared before each
+/// try (a cleared table is a new one: the games do not depend on reuse).
 pub fn play<E: Engine>(
     setup: &Setup<E>,
     number: u64,
     data: &mut Vec<ThreadData>,
+    tt: &mut TranspositionTable,
 ) -> Result<Played, String> {
     let mut rng = Rng::for_game(setup.seed, number);
     let mut nodes = 0;
@@ -235,7 +246,7 @@ pub fn play<E: Engine>(
         if rules_end::<E>(&pos).is_some() {
             continue;
         }
-        match self_play(setup, pos, data, &mut nodes)? {
+        match self_play(setup, pos, data, tt, &mut nodes)? {
             Some((records, end, plies)) => {
                 let mut played = finish(number, &records, end, plies);
                 (played.nodes, played.replaced) = (nodes, tries);
@@ -260,10 +271,13 @@ fn self_play<E: Engine>(
     setup: &Setup<E>,
     mut pos: Position<E::Slider>,
     data: &mut Vec<ThreadData>,
+    tt: &mut TranspositionTable,
     nodes: &mut u64,
 ) -> Result<Option<(Vec<Record>, End, usize)>, String> {
-    let tt = TranspositionTable::new(setup.hash_mb)
-        .ok_or_else(|| format!("cannot allocate a {} MB hash table", setup.hash_mb))?;
+    // Allocating a table per try cost a page fault per page touched, on the
+    // clock, and an opening is often tried twice (`docs/network.md`, datagen).
+    tt.clear(1);
+    let tt = &*tt;
     for d in data.iter_mut() {
         d.clear();
     }
@@ -285,6 +299,9 @@ fn self_play<E: Engine>(
         if let Some(end) = rules_end::<E>(&pos) {
             break end;
         }
+        if let Some(end) = table_end(setup.tables, pos.board()) {
+            break end;
+        }
         if plies >= MAX_PLIES {
             break End::PlyCap;
         }
@@ -295,7 +312,7 @@ fn self_play<E: Engine>(
             pos.keys(),
             &limits,
             &settings,
-            &tt,
+            tt,
             &control,
             data,
             &|_| {},
@@ -333,6 +350,23 @@ fn self_play<E: Engine>(
         plies += 1;
     };
     Ok(Some((records, end, plies)))
+}
+
+/// The end of the game by the tables: a position with no more men than they
+/// hold, reached by a capture or a pawn move (the fifty-move count at zero, so
+/// that their result under the fifty-move rule is the game's), whose table is
+/// there. A cursed win or blessed loss is a draw, as the game would be.
+fn table_end<S: Slider>(tables: Option<&Tablebase>, b: &Board<S>) -> Option<End> {
+    let tb = tables?;
+    if b.occupied().count_ones() as usize > tb.max_pieces() || b.halfmove_clock() != 0 {
+        return None;
+    }
+    let us = b.side_to_move();
+    Some(End::Tablebase(match tb.probe_wdl(b)? {
+        Wdl::Win => Some(us),
+        Wdl::Loss => Some(us.flip()),
+        Wdl::CursedWin | Wdl::Draw | Wdl::BlessedLoss => None,
+    }))
 }
 
 /// The search's score, if it finished an iteration (a node limit far too small
