@@ -807,3 +807,43 @@ fn the_tables_end_a_game_with_their_result() {
         text(&o.stderr)
     );
 }
+
+#[test]
+fn without_adjudication_the_games_are_the_same_until_it_would_end_them() {
+    let dir = TempDir::new("datagen-no-adjudication");
+    let (on, off) = (dir.join("on.txt"), dir.join("off.txt"));
+    datagen(&on, 4, 2, &[]);
+    datagen(&off, 4, 2, &["--no-adjudication"]);
+    let header = std::fs::read_to_string(&off).unwrap();
+    assert!(
+        header
+            .lines()
+            .next()
+            .unwrap()
+            .ends_with(", no adjudication"),
+        "{header}"
+    );
+    let (on, off) = (games(&on), games(&off));
+    let mut adjudicated = 0;
+    for (n, game) in &on {
+        let positions = |g: &str| -> Vec<String> {
+            g.lines()
+                .filter(|l| !l.starts_with('#'))
+                .map(|l| l.split(" | ").next().unwrap().to_string())
+                .collect()
+        };
+        let (a, b) = (positions(game), positions(&off[n]));
+        assert!(
+            b.starts_with(&a),
+            "game {n}: the played-out game differs before its end"
+        );
+        assert!(!off[n].contains("by adjudicated"), "{}", off[n]);
+        if game.contains("by adjudicated") {
+            adjudicated += 1;
+        }
+    }
+    assert!(
+        adjudicated > 0,
+        "no game was adjudicated: the test shows nothing"
+    );
+}

@@ -79,6 +79,8 @@ lines, which resuming reads: keep the two together.
   --hash MB           hash table per thread (default 16)
   --syzygy PATH       Syzygy tables (directories separated by ':') that end a game
                       with their result; the header records how many men and files
+  --no-adjudication   play every game out (to the rules, the tables or 400 plies):
+                      the same games up to where adjudication would end them
   --format F          text (default) or marlin
   --bits PATH         bitscan/popcount path (asm, bmi, table, portable, extern, extern-bmi)
   --slider NAME       slider-attack backend (magic, pext, rotated, kindergarten,
@@ -109,6 +111,7 @@ struct Job {
     net: Option<std::sync::Arc<crate::nnue::Network>>,
     vector: crate::nnue::VectorPath,
     tables: Option<std::sync::Arc<Tablebase>>,
+    adjudicate: bool,
 }
 
 /// The tables of `--syzygy`, or why not: a path with no table is an error, not
@@ -149,7 +152,7 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
             "simd",
             "syzygy",
         ],
-        &["hce"],
+        &["hce", "no-adjudication"],
     )?;
     if let Some(extra) = a.positional.first() {
         return Err(format!(
@@ -170,6 +173,7 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
         net: eval.net,
         vector: eval.vector,
         tables: open_tables(&a)?,
+        adjudicate: !a.flag("no-adjudication"),
         out: out_file,
         games: parse_range(&a, "games", 0, 1, MAX_GAMES)? as u64,
         nodes: parse_range(&a, "nodes", 5000, 1, 1_000_000_000)? as u64,
@@ -251,6 +255,11 @@ fn generate<E: Engine>(job: &Job, out: &mut dyn Write) -> Result<(), String> {
         }
         None => header,
     };
+    let header = if job.adjudicate {
+        header
+    } else {
+        format!("{header}, no adjudication")
+    };
     let header = if job.marlin {
         format!("{header}, marlinformat")
     } else {
@@ -277,6 +286,7 @@ fn generate<E: Engine>(job: &Job, out: &mut dyn Write) -> Result<(), String> {
         net: job.net.clone(),
         vector: job.vector,
         tables: job.tables.as_deref(),
+        adjudicate: job.adjudicate,
     };
     let start = Instant::now();
     let (tally, error) = play_all(job, &setup, &done, held, &mut file);

@@ -54,6 +54,10 @@ pub struct Setup<'a, E: Engine> {
     pub vector: crate::nnue::VectorPath,
     /// The Syzygy tables that end a game (`--syzygy`), if any.
     pub tables: Option<&'a Tablebase>,
+    /// Whether the scores end games (off with `--no-adjudication`, to measure
+    /// what adjudication costs the labels: the games are the same up to where it
+    /// would have ended them).
+    pub adjudicate: bool,
 }
 
 /// A game's result, from White's side.
@@ -341,7 +345,9 @@ fn self_play<E: Engine>(
                     records.push((b.to_fen(), white, marlin::Record::from_board(&b, white, 0)));
                 }
                 if let Some(end) = adjudicator.update(white, b.fullmove_number()) {
-                    break end;
+                    if setup.adjudicate {
+                        break end;
+                    }
                 }
             }
             None => adjudicator.reset(),
