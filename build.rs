@@ -6,6 +6,7 @@
 mod codegen;
 // The net file format, read here to embed the default net: std only, like codegen.
 #[path = "src/nnue/file.rs"]
+#[allow(dead_code)] // the library uses the rest (widening, writing)
 mod net_file;
 
 use std::path::{Path, PathBuf};

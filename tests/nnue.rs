@@ -682,3 +682,35 @@ fn every_candidate_net_loads_and_is_named_by_its_hash() {
     }
     assert!(seen >= 1, "no candidate net in {}", dir.display());
 }
+
+#[test]
+fn a_widened_net_evaluates_every_position_as_the_narrow_one() {
+    // One bucket widened to 96 neurons and 3 buckets, and 2 buckets widened in
+    // width only: every path gives the narrow net's value on random positions.
+    for (seed, narrow, hidden, buckets) in [
+        (21, random_net(21, 64, 1), 96, 3),
+        (22, random_net(22, 32, 2), 64, 2),
+    ] {
+        let wide = narrow.widened(hidden, buckets);
+        assert_eq!((wide.hidden, wide.buckets), (hidden, buckets));
+        let a = Network::from_file(narrow, "narrow");
+        let b = Network::from_file(wide, "wide");
+        let mut checked = 0;
+        for i in 0..20 {
+            let positions = common::random_positions(
+                common::start::<Magic>(i),
+                Rng::new(seed * 1000 + i as u64).take(60),
+            );
+            for board in positions.iter().step_by(5) {
+                assert_eq!(
+                    every_path(&a, board),
+                    every_path(&b, board),
+                    "{}",
+                    board.to_fen()
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked > 100, "only {checked} positions");
+    }
+}

@@ -261,6 +261,70 @@ impl NetFile {
         out
     }
 
+    /// This net with `hidden` neurons and `buckets` output buckets, computing the
+    /// same: the new neurons' weights are all zero (a neuron at zero adds
+    /// nothing through the squared clipped ReLU), and new bucket `i` is a copy
+    /// of old bucket `i * buckets_before / buckets`, so with one bucket before
+    /// (or as many) every position meets the weights it met. A wider net can
+    /// start its training from a narrower one so; `examples/widen_net.rs`
+    /// writes one to measure what width costs in speed alone.
+    ///
+    /// # Panics
+    /// If `hidden` is below the net's or `buckets` is 0.
+    pub fn widened(&self, hidden: usize, buckets: usize) -> NetFile {
+        let net = self;
+        assert!(
+            hidden >= net.hidden && buckets > 0,
+            "widened: {hidden} neurons, {buckets} buckets"
+        );
+        let (h, b) = (net.hidden, net.buckets);
+        // Input weights: one row of `h` per input, each padded to `hidden`.
+        let ft_weights = net
+            .ft_weights
+            .chunks(h)
+            .flat_map(|row| {
+                row.iter()
+                    .copied()
+                    .chain(std::iter::repeat_n(0, hidden - h))
+            })
+            .collect();
+        let pad = |v: &[i16]| -> Vec<i16> {
+            v.iter()
+                .copied()
+                .chain(std::iter::repeat_n(0, hidden - h))
+                .collect()
+        };
+        let ft_bias = pad(&net.ft_bias);
+        // New bucket `i` is a copy of old bucket `i * b / buckets`: with one old
+        // bucket (or equal counts) every position meets the same weights as before.
+        let old = |i: usize| i * b / buckets;
+        let out_weights = (0..buckets)
+            .flat_map(|i| {
+                let w = &net.out_weights[old(i) * 2 * h..(old(i) + 1) * 2 * h];
+                let mut both = pad(&w[..h]);
+                both.extend(pad(&w[h..]));
+                both
+            })
+            .collect();
+        let out_bias = (0..buckets).map(|i| net.out_bias[old(i)]).collect();
+        let psqt = net
+            .psqt
+            .chunks(b)
+            .flat_map(|row| (0..buckets).map(move |i| row[old(i)]))
+            .collect();
+        NetFile {
+            version: net.version,
+            hidden,
+            buckets,
+            scale: net.scale,
+            ft_weights,
+            ft_bias,
+            out_weights,
+            out_bias,
+            psqt,
+        }
+    }
+
     /// The checksum that names this net: its file's (the one it was read from,
     /// or the one [`NetFile::to_bytes`] writes, which is the same).
     pub fn hash(&self) -> u64 {
