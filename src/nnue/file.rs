@@ -265,9 +265,12 @@ impl NetFile {
     /// same: the new neurons' weights are all zero (a neuron at zero adds
     /// nothing through the squared clipped ReLU), and new bucket `i` is a copy
     /// of old bucket `i * buckets_before / buckets`, so with one bucket before
-    /// (or as many) every position meets the weights it met. A wider net can
-    /// start its training from a narrower one so; `examples/widen_net.rs`
-    /// writes one to measure what width costs in speed alone.
+    /// (or as many) every position meets the weights it met.
+    /// `examples/widen_net.rs` writes one to measure what width costs in speed
+    /// alone. It is no start for training a wider net as it stands: a neuron
+    /// whose weights are all zero sits at zero, where the squared clipped ReLU's
+    /// slope is zero, so it never learns; such a start would give the new
+    /// neurons small random input weights (and still zero output weights).
     ///
     /// # Panics
     /// If `hidden` is below the net's or `buckets` is 0.
