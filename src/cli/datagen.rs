@@ -55,8 +55,9 @@ when it stays within ±10 cp for 10 plies from move 40, and a draw after 400 pli
 With --syzygy, a position the tables hold ends the game with their result (won,
 or drawn: a cursed win is a draw) when it is reached by a capture or a pawn move
 (so the fifty-move count is zero and their result is the game's).
-The games depend only on --seed, --nodes, --hash, --random-plies and the book, not
-on --threads: each game searches on one thread, with a fresh hash table.
+The games depend only on --seed, --nodes, --hash, --random-plies, the book, the
+evaluation, --syzygy and --no-adjudication, not on --threads: each game searches
+on one thread, with a cleared hash table.
 
 Stopping the run (Ctrl-C) loses only the games being played. Running the same
 command again keeps the finished games, drops an unfinished one, and plays the
