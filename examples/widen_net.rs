@@ -6,7 +6,7 @@
 //!
 //!     cargo run --release --example widen_net -- nets/g2a-256.nnue /tmp/w512.nnue 512 [BUCKETS]
 
-use brokkr::nnue::file::{NetFile, INPUTS, MAX_BUCKETS, MAX_HIDDEN};
+use brokkr::nnue::file::{NetFile, MAX_BUCKETS, MAX_HIDDEN};
 use std::process::ExitCode;
 
 fn run(args: &[String]) -> Result<(), String> {
@@ -36,7 +36,6 @@ fn run(args: &[String]) -> Result<(), String> {
             ))?,
         _ => return Err("usage: widen_net IN OUT HIDDEN [BUCKETS]".into()),
     };
-    assert_eq!(net.ft_weights.len(), INPUTS * net.hidden);
     let wide = net.widened(hidden, buckets);
     std::fs::write(output, wide.to_bytes()).map_err(|e| format!("{output}: {e}"))?;
     println!("{output}: 768 -> {hidden}x2 -> 1, {buckets} bucket(s)");
