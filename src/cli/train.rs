@@ -40,7 +40,10 @@ alone, which compares runs of different --wdl or --k.
                    weights, started from the classical piece values)
   --init FILE      start from the net FILE (a net file, as --out writes) instead
                    of random weights: its shape sets --hidden, --buckets and
-                   --psqt (to go on training a net on new data)
+                   --psqt (to go on training a net on new data); a larger
+                   --hidden or --buckets, or --psqt, grows it into a net that
+                   starts with the same evaluation (new buckets copy old ones,
+                   new neurons get random inputs and zero output weights)
   --epochs N       passes over the training set (default 10)
   --batch N        positions a step (default 16384)
   --lr R           learning rate at the start (default 0.001)
@@ -568,10 +571,18 @@ mod tests {
         both.extend(["--resume", &ckpt]);
         let e = run(&args(&both), &mut Vec::new()).unwrap_err();
         assert!(e.contains("exclude"), "{e}");
+        // A larger --hidden or --buckets grows the --init net; a smaller one
+        // is refused.
         let mut wider = go_on.clone();
-        wider.extend(["--hidden", "64"]);
-        let e = run(&args(&wider), &mut Vec::new()).unwrap_err();
-        assert!(e.contains("--init net has 32 hidden"), "{e}");
+        wider.extend(["--hidden", "64", "--buckets", "2"]);
+        let mut out = Vec::new();
+        run(&args(&wider), &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains("64x2 -> 2 bucket(s) + PSQT"), "{text}");
+        let mut narrower = start.clone();
+        narrower.extend(["--out", &more, "--init", &net, "--hidden", "32"]);
+        let e = run(&args(&narrower), &mut Vec::new()).unwrap_err();
+        assert!(e.contains("--init net has 64 hidden"), "{e}");
         let mut bad = start.clone();
         bad.extend(["--out", &net, "--init", &data]);
         let e = run(&args(&bad), &mut Vec::new()).unwrap_err();

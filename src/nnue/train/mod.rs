@@ -37,6 +37,7 @@ pub use data::{load, split, Loaded, Rng};
 pub use export::{dequantise, evaluate_float, evaluate_quantised, quantise};
 pub use kernel::{Loss, SCALE};
 
+use crate::nnue::features::bucket;
 use crate::nnue::file::{fnv1a, INPUTS, MAX_BUCKETS, MAX_HIDDEN};
 use crate::nnue::marlin::Record;
 use kernel::Worker;
@@ -141,6 +142,69 @@ impl Net {
             }
         }
         Net { shape, params }
+    }
+
+    /// This net grown to `shape` (as many hidden neurons and buckets or more, a
+    /// PSQT path kept or added) so that it evaluates every position as before:
+    /// each new bucket copies the old one its positions fell in, an added PSQT path is
+    /// zero, and each new neuron has zero output weights but random input
+    /// weights and bias (±1/√768, from `seed`). The random inputs are what let
+    /// a new neuron learn: with zero inputs its activation and its slope are
+    /// both zero, so no gradient would ever reach it; with zero output weights
+    /// the gradient reaches those first, as the neuron's activation.
+    pub fn grown(&self, shape: Shape, seed: u64) -> Result<Net, String> {
+        let old = self.shape;
+        if shape.hidden < old.hidden || shape.buckets < old.buckets || (old.psqt && !shape.psqt) {
+            return Err(format!(
+                "cannot shrink {} hidden, {} buckets and PSQT {} to {}, {} and {}",
+                old.hidden, old.buckets, old.psqt, shape.hidden, shape.buckets, shape.psqt
+            ));
+        }
+        let (h, b, nh, nb) = (old.hidden, old.buckets, shape.hidden, shape.buckets);
+        // The old bucket each new one copies: the one its numbers of men fall
+        // in, which must be one (8 buckets grow from 1, 2 or 4, not from 3).
+        let mut source = vec![0; nb];
+        for men in 2..=32 {
+            let (new, was) = (bucket(men, nb), bucket(men, b));
+            if men > 2 && bucket(men - 1, nb) == new && source[new] != was {
+                return Err(format!(
+                    "{nb} buckets do not each fall within one of {b}: bucket {new} would hold \
+                     positions of old buckets {} and {was}",
+                    source[new]
+                ));
+            }
+            source[new] = was;
+        }
+        let mut rng = Rng::new(seed ^ 0x0067_2077_6e00_0001);
+        let bound = 1.0 / (INPUTS as f32).sqrt();
+        let mut random = || rng.symmetric() * bound;
+        let p = &self.params;
+        let mut params = Vec::with_capacity(shape.weights());
+        // Input weights (a row of neurons per input), then the biases: the old
+        // neurons' values, then the new ones' random ones.
+        for row in p[..old.out_w()].chunks_exact(h) {
+            params.extend_from_slice(row);
+            params.extend((h..nh).map(|_| random()));
+        }
+        // Output weights, bucket by bucket, each the two sides' halves.
+        for &was in &source {
+            let w = &p[old.out_w() + was * 2 * h..][..2 * h];
+            for half in w.chunks_exact(h) {
+                params.extend_from_slice(half);
+                params.extend(std::iter::repeat_n(0.0, nh - h));
+            }
+        }
+        params.extend(source.iter().map(|&was| p[old.out_b() + was]));
+        if shape.psqt {
+            for f in 0..INPUTS {
+                params.extend(source.iter().map(|&was| match old.psqt {
+                    true => p[old.psqt_at() + f * b + was],
+                    false => 0.0,
+                }));
+            }
+        }
+        debug_assert_eq!(params.len(), shape.weights());
+        Ok(Net { shape, params })
     }
 
     /// The net quantised for the engine ([`quantise`]).
@@ -633,7 +697,12 @@ fn starting_state(
         None => {
             let net = match &cfg.init {
                 Some(net) if net.shape != cfg.shape => {
-                    return Err(shape_mismatch("the --init", net.shape, cfg.shape))
+                    net.grown(cfg.shape, cfg.seed).map_err(|e| {
+                        format!(
+                            "{} ({e})",
+                            shape_mismatch("the --init", net.shape, cfg.shape)
+                        )
+                    })?
                 }
                 Some(net) => net.clone(),
                 None => Net::random(cfg.shape, cfg.seed),

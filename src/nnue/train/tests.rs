@@ -477,3 +477,93 @@ fn train_the_learning_rate_falls_from_lr_to_lr_end() {
     assert!((mid - (cfg.lr + cfg.lr_end) / 2.0).abs() < 1e-6);
     assert_eq!(cfg.rate(1, 1), cfg.lr);
 }
+
+/// `--init` with a larger shape: the grown net evaluates every position as the
+/// net it grew from (each bucket count, with PSQT kept or added), and training
+/// it moves the new neurons' output weights, which start at zero (zero input
+/// weights would never learn: that is why they start random).
+#[test]
+fn train_a_grown_net_starts_as_its_source_and_its_new_neurons_learn() {
+    let (records, boards) = positions(20, 5);
+    let (train_set, val) = split(&records, 0.1, 7);
+    for (psqt, to_psqt) in [(false, false), (false, true), (true, true)] {
+        let mut small = Net::random(
+            Shape {
+                hidden: 32,
+                buckets: 2,
+                psqt,
+            },
+            3,
+        );
+        // Distinct buckets, so that a wrong copy shows.
+        let out_b = small.shape.out_b();
+        small.params[out_b + 1] = 0.25;
+        for (hidden, buckets) in [(32, 2), (64, 2), (32, 8), (96, 4)] {
+            let shape = Shape {
+                hidden,
+                buckets,
+                psqt: to_psqt,
+            };
+            let big = small.grown(shape, 9).unwrap();
+            assert_eq!(big.shape, shape);
+            for b in boards.iter().step_by(7) {
+                let (x, y) = (evaluate_float(&small, b), evaluate_float(&big, b));
+                assert!((x - y).abs() < 1e-3, "{shape:?}: {x} against {y}");
+            }
+        }
+    }
+    let small = Net::random(
+        Shape {
+            hidden: 32,
+            buckets: 1,
+            psqt: true,
+        },
+        3,
+    );
+    let shape = Shape {
+        hidden: 64,
+        buckets: 1,
+        psqt: true,
+    };
+    assert!(small
+        .grown(
+            Shape {
+                hidden: 32,
+                buckets: 1,
+                psqt: false
+            },
+            9
+        )
+        .is_err());
+    // 5 buckets of men from 2 (2-8, 9-15, 16-22, ...) straddle 2's (2-17, 18-32).
+    let two = Net::random(
+        Shape {
+            hidden: 32,
+            buckets: 2,
+            psqt: true,
+        },
+        3,
+    );
+    let e = two
+        .grown(
+            Shape {
+                hidden: 32,
+                buckets: 5,
+                psqt: true,
+            },
+            9,
+        )
+        .unwrap_err();
+    assert!(
+        e.contains("bucket 2 would hold positions of old buckets 0 and 1"),
+        "{e}"
+    );
+    assert!(Net::random(shape, 3).grown(small.shape, 9).is_err());
+    let mut cfg = config(64, 1, 1, 2);
+    cfg.shape.psqt = true;
+    cfg.init = Some(small.grown(shape, 9).unwrap());
+    let net = train(&cfg, &train_set, &val, None, &mut quiet).unwrap().net;
+    let out_w = &net.params[shape.out_w()..shape.out_b()];
+    let moved = |half: &[f32]| half[32..].iter().filter(|w| **w != 0.0).count();
+    assert!(moved(&out_w[..64]) > 16 && moved(&out_w[64..]) > 16);
+}
