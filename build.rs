@@ -115,6 +115,9 @@ fn embed_net(out: &Path) {
                    pub const NAME: &str = \"\";\n\
                    pub const HIDDEN: usize = 32;\n\
                    pub const BUCKETS: usize = 1;\n\
+                   pub const KING_BUCKETS: usize = 1;\n\
+                   pub const KING_MIRRORED: bool = false;\n\
+                   pub const KING_TABLE: [u8; 32] = [0; 32];\n\
                    pub const SCALE: i32 = 400;\n\
                    pub const HASH: u64 = 0;\n\
                    pub static FT_WEIGHTS: Aligned<[i16; 0]> = Aligned([]);\n\

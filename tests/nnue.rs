@@ -7,7 +7,11 @@ mod common;
 use brokkr::attacks::Magic;
 use brokkr::bits::Portable as PortableBits;
 use brokkr::board::Board;
-use brokkr::nnue::file::{file_size, NetFile, INPUTS, VERSION};
+use brokkr::nnue::features::layout;
+use brokkr::nnue::file::{
+    file_size, file_size_kings, KingLayout, NetFile, INPUTS, MAX_KING_BUCKETS, VERSION,
+    VERSION_KINGS,
+};
 use brokkr::nnue::vector::Portable;
 use brokkr::nnue::{evaluate_fresh, Delta, Network, Stack, Vector, VectorPath};
 use brokkr::types::Color;
@@ -18,21 +22,32 @@ use quickcheck::{QuickCheck, TestResult};
 /// both sides and some output weights pass ±128 (where the 16-bit product is
 /// truncated): the corners where two paths could differ.
 fn random_net(seed: u64, hidden: usize, buckets: usize) -> NetFile {
+    random_kings_net(seed, hidden, buckets, KingLayout::NONE)
+}
+
+/// [`random_net`] with the king buckets and mirroring of `kings`.
+fn random_kings_net(seed: u64, hidden: usize, buckets: usize, kings: KingLayout) -> NetFile {
+    let inputs = kings.inputs();
     let mut rng = Rng::new(seed);
     let mut small = |range: i64| (rng.next_u64() % (2 * range as u64 + 1)) as i64 - range;
-    let ft_weights = (0..INPUTS * hidden).map(|_| small(90) as i16).collect();
+    let ft_weights = (0..inputs * hidden).map(|_| small(90) as i16).collect();
     let ft_bias = (0..hidden).map(|_| small(200) as i16).collect();
     let out_weights = (0..buckets * 2 * hidden)
         .map(|_| small(160) as i16)
         .collect();
     let out_bias = (0..buckets).map(|_| small(100_000) as i32).collect();
-    let psqt = (0..INPUTS * buckets)
+    let psqt = (0..inputs * buckets)
         .map(|_| small(60_000) as i32)
         .collect();
     NetFile {
-        version: VERSION,
+        version: if kings.is_none() {
+            VERSION
+        } else {
+            VERSION_KINGS
+        },
         hidden,
         buckets,
+        kings,
         scale: 400,
         ft_weights,
         ft_bias,
@@ -55,7 +70,17 @@ fn every_path(net: &Network, board: &Board<Magic>) -> Vec<(VectorPath, i32)> {
 /// Play a random game with a stack per path, checking at every ply that each
 /// path's incremental accumulator equals a refresh and that all paths agree.
 fn check_game<V: Vector>(v: V, net: &Network, seed: u64, plies: usize) -> Result<(), String> {
-    let mut board = common::start::<Magic>(seed as usize);
+    check_game_from(v, net, common::start::<Magic>(seed as usize), seed, plies)
+}
+
+/// [`check_game`] from `board`.
+fn check_game_from<V: Vector>(
+    v: V,
+    net: &Network,
+    mut board: Board<Magic>,
+    seed: u64,
+    plies: usize,
+) -> Result<(), String> {
     let mut stack = Stack::new(plies + 2);
     stack.reset(net, &board);
     let mut rng = Rng::new(seed);
@@ -105,8 +130,18 @@ fn check_game<V: Vector>(v: V, net: &Network, seed: u64, plies: usize) -> Result
 /// evaluation the incremental result must equal a refresh. This runs in release,
 /// where the search's own `debug_assert` against a refresh is compiled out.
 fn check_tree<V: Vector>(v: V, net: &Network, seed: u64, steps: usize) -> Result<usize, String> {
+    check_tree_from(v, net, common::start::<Magic>(seed as usize), seed, steps)
+}
+
+/// [`check_tree`] from `board`.
+fn check_tree_from<V: Vector>(
+    v: V,
+    net: &Network,
+    mut board: Board<Magic>,
+    seed: u64,
+    steps: usize,
+) -> Result<usize, String> {
     const DEPTH: usize = 12;
-    let mut board = common::start::<Magic>(seed as usize);
     let mut stack = Stack::new(DEPTH + 2);
     stack.reset(net, &board);
     let mut path: Vec<Board<Magic>> = Vec::new();
@@ -462,6 +497,7 @@ fn tiny_net() -> NetFile {
         version: VERSION,
         hidden,
         buckets: 2,
+        kings: brokkr::nnue::file::KingLayout::NONE,
         scale: 400,
         ft_weights: (0..INPUTS * hidden)
             .map(|i| (i % 251) as i16 - 125)
@@ -559,7 +595,7 @@ fn damaged_files_are_refused_with_the_reason() {
     b[13] = 2; // 512 inputs
     assert!(err(&b).contains("inputs"));
     let mut b = bytes;
-    b[8] = 3;
+    b[8] = 4; // version 3 is the king-bucketed format, 4 none yet
     assert!(err(&b).contains("version"));
 }
 
@@ -631,6 +667,7 @@ fn the_trainers_reference_is_the_engines_inference() {
     for (hidden, buckets, psqt, seed) in [(32, 1, false, 1), (64, 8, true, 2), (256, 1, true, 3)] {
         // Random weights, scaled up so activations reach the clamps.
         let shape = Shape {
+            kings: brokkr::nnue::file::KingLayout::NONE,
             hidden,
             buckets,
             psqt,
@@ -712,5 +749,286 @@ fn a_widened_net_evaluates_every_position_as_the_narrow_one() {
             }
         }
         assert!(checked > 100, "only {checked} positions");
+    }
+}
+
+// ---------------------------------------------------------------------------
+// King buckets and mirroring
+
+/// The layouts the king-bucket tests run: the named ones that change views
+/// (one bucket mirrored, four by rank with and without mirroring, eight by
+/// rank and file mirrored), and a made-up one where nearly every king move
+/// changes the bucket.
+fn test_layouts() -> Vec<KingLayout> {
+    let mut table = [0u8; 32];
+    for (i, e) in table.iter_mut().enumerate() {
+        *e = ((i / 4 + i % 4) % 3) as u8;
+    }
+    let checkered = KingLayout {
+        buckets: 3,
+        mirrored: true,
+        table,
+    };
+    ["mirror", "ranks4", "ranks4-mirror", "ranks4x2-mirror"]
+        .into_iter()
+        .map(|n| layout(n).unwrap())
+        .chain([checkered])
+        .collect()
+}
+
+/// Positions where the kings walk: few men, open files, castling rights left
+/// (both wings), an en-passant square.
+const KING_WALKS: [&str; 6] = [
+    "r3k2r/pp3ppp/8/8/8/8/PP3PPP/R3K2R w KQkq - 0 1",
+    "r3k2r/8/8/3pP3/8/8/8/R3K2R w KQkq d6 0 1",
+    "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+    "8/2p5/3k4/8/3K4/8/2P5/8 b - - 0 1",
+    "1r2k3/3q4/8/8/8/8/3Q4/1R2K3 w - - 0 1",
+    "4k3/1P6/8/8/8/8/6p1/4K3 w - - 0 1",
+];
+
+/// A board from `KING_WALKS`, or a standard start, for seed `seed`.
+fn king_walk(seed: u64) -> Board<Magic> {
+    match seed as usize % (KING_WALKS.len() + 2) {
+        i if i < KING_WALKS.len() => Board::from_fen(KING_WALKS[i]).unwrap(),
+        _ => common::start::<Magic>(seed as usize),
+    }
+}
+
+#[test]
+fn king_bucketed_incremental_accumulators_match_a_refresh_on_every_path() {
+    for (i, kings) in test_layouts().into_iter().enumerate() {
+        let net = Network::from_file(random_kings_net(40 + i as u64, 64, 4, kings), "kings");
+        for p in common::vector_paths() {
+            for seed in 0..16 {
+                let board = king_walk(seed);
+                let r = brokkr::with_vector!(p, V => check_game_from(
+                    V::detect().unwrap(), &net, board, seed, 160));
+                r.unwrap();
+            }
+        }
+    }
+}
+
+#[test]
+fn king_bucketed_lazy_accumulators_match_a_refresh_through_pushes_and_pops() {
+    for (i, kings) in test_layouts().into_iter().enumerate() {
+        let net = Network::from_file(random_kings_net(60 + i as u64, 32, 2, kings), "kings");
+        for p in common::vector_paths() {
+            let mut checked = 0;
+            for seed in 0..10 {
+                let board = king_walk(seed);
+                checked += brokkr::with_vector!(p, V => check_tree_from(
+                    V::detect().unwrap(), &net, board, seed, 500))
+                .unwrap();
+            }
+            assert!(checked > 500, "{p}: only {checked} evaluations");
+        }
+    }
+}
+
+/// The same as a property: quickcheck picks the seed of the net, the layout
+/// and the game.
+#[test]
+fn quickcheck_king_bucketed_games_agree_on_every_path() {
+    fn prop(seed: u64) -> TestResult {
+        let layouts = test_layouts();
+        let kings = layouts[seed as usize % layouts.len()];
+        let net = Network::from_file(random_kings_net(seed, 32, 8, kings), "kings");
+        for p in common::vector_paths() {
+            let board = king_walk(seed / 7);
+            let r = brokkr::with_vector!(p, V => check_game_from(
+                V::detect().unwrap(), &net, board, seed, 80));
+            if let Err(e) = r {
+                return TestResult::error(e);
+            }
+        }
+        TestResult::passed()
+    }
+    QuickCheck::new()
+        .tests(40)
+        .quickcheck(prop as fn(u64) -> TestResult);
+}
+
+/// With mirroring, a position and its left-right mirror image (castling-free)
+/// are the same inputs, so they have the same evaluation.
+#[test]
+fn a_mirrored_net_evaluates_a_position_and_its_mirror_image_alike() {
+    let net = Network::from_file(
+        random_kings_net(81, 64, 4, layout("ranks4x2-mirror").unwrap()),
+        "kings",
+    );
+    let mirror = |fen: &str| -> String {
+        let mut parts: Vec<String> = fen.split(' ').map(str::to_string).collect();
+        parts[0] = parts[0]
+            .split('/')
+            .map(|r| r.chars().rev().collect::<String>())
+            .collect::<Vec<_>>()
+            .join("/");
+        parts.join(" ")
+    };
+    let mut checked = 0;
+    for i in 0..30 {
+        let positions = common::random_positions(
+            Board::<Magic>::from_fen(KING_WALKS[2 + i % 4]).unwrap(),
+            Rng::new(900 + i as u64).take(40),
+        );
+        for b in &positions {
+            let fen = b.to_fen();
+            let Ok(m) = Board::<Magic>::from_fen(&mirror(&fen)) else {
+                continue;
+            };
+            assert_eq!(
+                evaluate_fresh(Portable, &net, b),
+                evaluate_fresh(Portable, &net, &m),
+                "{fen}"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 200, "only {checked}");
+}
+
+#[test]
+fn a_king_bucketed_net_survives_the_round_trip() {
+    for kings in test_layouts() {
+        let net = random_kings_net(3, 32, 2, kings);
+        let bytes = net.to_bytes();
+        assert_eq!(
+            bytes.len(),
+            file_size_kings(VERSION_KINGS, 32, 2, kings.buckets)
+        );
+        assert_eq!(&bytes[8..12], &VERSION_KINGS.to_le_bytes());
+        let back = NetFile::parse(&bytes).unwrap();
+        assert_eq!(back, net);
+        assert_eq!(back.hash(), net.hash());
+        let engine = Network::from_file(back, "kings");
+        assert!(
+            engine.describe().contains("768 x "),
+            "{}",
+            engine.describe()
+        );
+    }
+    // Without king buckets the net stays version 2, the same bytes as before.
+    let plain = random_net(3, 32, 2);
+    assert_eq!(plain.to_bytes().len(), file_size(VERSION, 32, 2));
+    assert_eq!(&plain.to_bytes()[8..12], &VERSION.to_le_bytes());
+}
+
+/// The bytes of `bytes` with the checksum made right again.
+fn rehash(mut bytes: Vec<u8>) -> Vec<u8> {
+    let hash = brokkr::nnue::file::fnv1a(&bytes[48..]);
+    bytes[40..48].copy_from_slice(&hash.to_le_bytes());
+    bytes
+}
+
+#[test]
+fn a_bad_king_layout_is_refused_with_a_reason() {
+    let kings = layout("ranks4-mirror").unwrap();
+    let bytes = random_kings_net(5, 32, 1, kings).to_bytes();
+    assert!(NetFile::parse(&bytes).is_ok());
+    let with = |at: usize, value: &[u8]| {
+        let mut b = bytes.clone();
+        b[at..at + value.len()].copy_from_slice(value);
+        NetFile::parse(&rehash(b)).unwrap_err()
+    };
+    let cases: Vec<(String, &str)> = vec![
+        (with(48, &0u32.to_le_bytes()), "0 king buckets"),
+        (
+            with(48, &(MAX_KING_BUCKETS as u32 + 1).to_le_bytes()),
+            "king buckets: must be 1 to",
+        ),
+        (
+            with(48, &u32::MAX.to_le_bytes()),
+            "king buckets: must be 1 to",
+        ),
+        // Five buckets where the table uses four: the fifth has no square
+        // (and the file would be another size).
+        (
+            with(48, &5u32.to_le_bytes()),
+            "king bucket 4 of 5 has no square",
+        ),
+        (with(48, &3u32.to_le_bytes()), "beyond the 3 king buckets"),
+        (with(52, &2u32.to_le_bytes()), "king flags"),
+        (with(56 + 31, &[4]), "entry 31 (rank 8, file d) is bucket 4"),
+        (with(56, &[200]), "entry 0 (rank 1, file a) is bucket 200"),
+    ];
+    for (err, want) in cases {
+        assert!(err.contains(want), "{err} (wanted {want})");
+    }
+    // The king block's table changed, checksum not: damaged.
+    let mut b = bytes.clone();
+    b[60] ^= 1;
+    assert!(NetFile::parse(&b).unwrap_err().contains("checksum"));
+    // Every truncation, and a byte too many, is an error (never a panic).
+    for len in (0..bytes.len())
+        .step_by(97)
+        .chain([bytes.len() - 1, 49, 87, 88])
+    {
+        assert!(NetFile::parse(&bytes[..len]).is_err(), "{len} bytes");
+    }
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert!(NetFile::parse(&rehash(longer))
+        .unwrap_err()
+        .contains("king bucket(s)"));
+    // A version-2 file is the same net without the king block: with a king
+    // block's worth of bytes more it is a wrong size, not a layout.
+    let mut v2 = rehash(bytes.clone());
+    v2[8..12].copy_from_slice(&2u32.to_le_bytes());
+    assert!(NetFile::parse(&v2).unwrap_err().contains("bytes where"));
+    let mut v4 = bytes.clone();
+    v4[8..12].copy_from_slice(&4u32.to_le_bytes());
+    assert!(NetFile::parse(&v4).unwrap_err().contains("versions 1 to 3"));
+}
+
+/// A file of random bytes after a valid version-3 header is an error, never a
+/// panic.
+#[test]
+fn random_king_blocks_never_panic() {
+    let bytes = random_kings_net(6, 32, 2, layout("ranks4x2-mirror").unwrap()).to_bytes();
+    let mut rng = Rng::new(17);
+    for _ in 0..400 {
+        let mut b = bytes.clone();
+        for _ in 0..1 + rng.below(4) {
+            let at = 48 + rng.below(40);
+            b[at] = rng.next_u64() as u8;
+        }
+        let b = rehash(b);
+        if let Ok(net) = NetFile::parse(&b) {
+            // Only a layout that checks reads: the engine runs it.
+            assert!(net.kings.check().is_ok());
+            let engine = Network::from_file(net, "fuzzed");
+            let board = common::start::<Magic>(0);
+            let _ = evaluate_fresh(Portable, &engine, &board);
+        }
+    }
+}
+
+/// A net without king buckets made into one with the "ranks4" layout (every
+/// bucket a copy of its rows) evaluates every position alike, on every path,
+/// through a game's incremental updates too.
+#[test]
+fn a_net_copied_into_every_king_bucket_evaluates_as_before() {
+    let plain = random_net(23, 64, 2);
+    let kings = layout("ranks4").unwrap();
+    let mut bucketed = plain.clone();
+    bucketed.version = VERSION_KINGS;
+    bucketed.kings = kings;
+    bucketed.ft_weights = plain.ft_weights.repeat(kings.buckets);
+    bucketed.psqt = plain.psqt.repeat(kings.buckets);
+    let a = Network::from_file(plain, "plain");
+    let b = Network::from_file(bucketed, "bucketed");
+    for seed in 0..8 {
+        let positions =
+            common::random_positions(king_walk(seed), Rng::new(seed * 31 + 5).take(120));
+        for board in positions.iter().step_by(3) {
+            assert_eq!(
+                every_path(&a, board),
+                every_path(&b, board),
+                "{}",
+                board.to_fen()
+            );
+        }
     }
 }

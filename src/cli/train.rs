@@ -3,6 +3,7 @@
 
 use super::text::escape_short;
 use super::Args;
+use crate::nnue::features::{KingLayout, LAYOUTS};
 use crate::nnue::marlin::Record;
 use crate::nnue::train::{self, Config, Event, Loss, Shape, State};
 use std::io::{IsTerminal, Write};
@@ -11,10 +12,11 @@ use std::time::Instant;
 pub const HELP: &str = "\
 usage: brokkr train --data FILE [--data FILE ...] [--extra FILE ...] --out FILE.nnue [OPTIONS]
 
-Trains the network (768 inputs from each side's view -> H hidden neurons a side,
-squared clipped ReLU -> one output per bucket) on labelled positions and writes
-it, quantised, as a net file for the engine. Every position is held in memory
-(32 bytes each); each epoch visits them all once, in an order shuffled anew.
+Trains the network (768 inputs from each side's view, per king bucket -> H
+hidden neurons a side, squared clipped ReLU -> one output per bucket) on
+labelled positions and writes it, quantised, as a net file for the engine.
+Every position is held in memory (32 bytes each); each epoch visits them all
+once, in an order shuffled anew.
 
 The loss is the mean squared error between sigmoid(eval / K) and the target
 wdl * result + (1 - wdl) * sigmoid(score / K), both from the side to move's side;
@@ -38,9 +40,23 @@ alone, which compares runs of different --wdl or --k.
   --buckets N      output buckets by the number of men, 1 to 8 (default 1)
   --psqt           a linear PSQT path beside the hidden layer (768 x buckets
                    weights, started from the classical piece values)
+  --king-buckets L king buckets: each side's 768 inputs again for each bucket of
+                   its own king's square (from its own side), layout L:
+                     none             one bucket (the default; today's nets)
+                     mirror           one bucket, mirrored
+                     ranks2           2: own king on its first rank, or beyond
+                     ranks4           4: own king on rank 1, 2, 3-4 or 5-8
+                     ranks4x2         8: ranks4 x edge files (a-b, g-h) or c-f
+                   NAME-mirror (ranks2-mirror, ...): the same buckets, and a side
+                   whose king is on files e-h sees the board mirrored left to
+                   right. The net file carries the layout. With --init FILE of
+                   a net without king buckets, its weights are copied into
+                   every bucket (the same evaluation without mirroring, a close
+                   one with it)
   --init FILE      start from the net FILE (a net file, as --out writes) instead
-                   of random weights: its shape sets --hidden, --buckets and
-                   --psqt (to go on training a net on new data); a larger
+                   of random weights: its shape sets --hidden, --buckets,
+                   --psqt and --king-buckets (to go on training a net on new
+                   data); a larger
                    --hidden or --buckets, or --psqt, grows it into a net that
                    starts with the same evaluation (new buckets copy old ones,
                    new neurons get random inputs and zero output weights)
@@ -57,16 +73,30 @@ alone, which compares runs of different --wdl or --k.
                    held out in blocks of 256 consecutive positions instead
   --mirror         add each castling-free training position mirrored left to
                    right (a-file to h-file), an exact symmetry: up to twice the
-                   data (validation positions are not mirrored)
+                   data (validation positions are not mirrored); with a mirrored
+                   --king-buckets layout a mirror image has the very inputs of
+                   its position, so this only weighs them twice
   --threads N      threads (default 2)
   --seed S         initial weights, validation games and shuffles (default 1)
   --checkpoint F   write the run's state (weights, Adam's moments, epoch) to F
                    after every epoch
   --resume F       go on from the checkpoint F (same --data, --val and --seed;
-                   --hidden, --buckets and --psqt default to the checkpoint's); with the
-                   same --epochs the run ends with the net an unbroken run makes,
-                   a larger --epochs goes on (the learning rate follows the new
-                   schedule)";
+                   --hidden, --buckets, --psqt and --king-buckets default to the
+                   checkpoint's); with the same --epochs the run ends with the
+                   net an unbroken run makes, a larger --epochs goes on (the
+                   learning rate follows the new schedule)";
+
+/// The named king layouts, for the error on an unknown one.
+fn layout_names() -> String {
+    let mut names = Vec::new();
+    for l in &LAYOUTS {
+        names.push(l.name.to_string());
+        if l.layout.buckets > 1 {
+            names.push(format!("{}-mirror", l.name));
+        }
+    }
+    names.join(", ")
+}
 
 /// The options that take a value (`--data` is taken out before, as it repeats).
 const OPTIONS: &[&str] = &[
@@ -86,6 +116,7 @@ const OPTIONS: &[&str] = &[
     "checkpoint",
     "resume",
     "init",
+    "king-buckets",
 ];
 
 /// Take every `--NAME FILE` (or `--NAME=FILE`) out of `args`: the options
@@ -183,6 +214,16 @@ impl Options {
                     .or(shape_default.map(|s| s.buckets))
                     .unwrap_or(1),
                 psqt: a.flag("psqt") || shape_default.is_some_and(|s| s.psqt),
+                kings: match a.value("king-buckets") {
+                    Some(name) => crate::nnue::features::layout(name).ok_or_else(|| {
+                        format!(
+                            "unknown --king-buckets '{}': the layouts are {}",
+                            escape_short(name),
+                            layout_names()
+                        )
+                    })?,
+                    None => shape_default.map_or(KingLayout::NONE, |s| s.kings),
+                },
             },
             epochs: a.parsed("epochs")?.unwrap_or(10),
             batch: a.parsed("batch")?.unwrap_or(16384),
@@ -327,11 +368,20 @@ fn report_setup(o: &Options, val_set: &[Record], out: &mut dyn Write) -> Result<
     let cfg = &o.cfg;
     say!(
         out,
-        "train: net 768x2 -> {}x2 -> {} bucket(s){}; {} epochs of batches of {}, lr {} -> {}, \
+        "train: net 768x2 -> {}x2 -> {} bucket(s){}{}; {} epochs of batches of {}, lr {} -> {}, \
          wd {}, wdl {}, K {}, seed {}, {} thread(s){}",
         cfg.shape.hidden,
         cfg.shape.buckets,
         if cfg.shape.psqt { " + PSQT" } else { "" },
+        if cfg.shape.kings.is_none() {
+            String::new()
+        } else {
+            format!(
+                ", king buckets {} ({} x 768 inputs a side)",
+                crate::nnue::features::describe_layout(&cfg.shape.kings),
+                cfg.shape.kings.buckets
+            )
+        },
         cfg.epochs,
         cfg.batch,
         o.lr,
@@ -495,6 +545,17 @@ mod tests {
         assert!(e.contains("unknown option"), "{e}");
         let e = run_args(&["--data", "x", "--out", "y", "--resume", "/nonexistent/c"]).unwrap_err();
         assert!(e.contains("cannot read"), "{e}");
+        let e = run_args(&["--data", "x", "--out", "y", "--king-buckets", "ranks3"]).unwrap_err();
+        assert!(
+            e.contains("unknown --king-buckets 'ranks3'")
+                && e.contains("none, mirror, ranks2, ranks2-mirror, ranks4, ranks4-mirror"),
+            "{e}"
+        );
+        // Every layout the error names is one the flag takes.
+        for name in layout_names().split(", ") {
+            assert!(crate::nnue::features::layout(name).is_some(), "{name}");
+        }
+        assert!(HELP.contains("ranks4x2"));
     }
 
     #[test]
@@ -579,6 +640,38 @@ mod tests {
         run(&args(&wider), &mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
         assert!(text.contains("64x2 -> 2 bucket(s) + PSQT"), "{text}");
+        // --king-buckets grows the --init net into king buckets, written as a
+        // version-3 file; going on from it keeps its layout.
+        let kings = s(&dir.join("kings.nnue"));
+        let mut bucketed = start.clone();
+        bucketed.extend([
+            "--out",
+            &kings,
+            "--init",
+            &more,
+            "--king-buckets",
+            "ranks4-mirror",
+        ]);
+        let mut out = Vec::new();
+        run(&args(&bucketed), &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(
+            text.contains("+ PSQT, king buckets ranks4-mirror (4 x 768 inputs a side)"),
+            "{text}"
+        );
+        let file = crate::nnue::file::NetFile::parse(&std::fs::read(&kings).unwrap()).unwrap();
+        assert_eq!(file.version, crate::nnue::file::VERSION_KINGS);
+        assert_eq!(
+            Some(file.kings),
+            crate::nnue::features::layout("ranks4-mirror")
+        );
+        let mut again = start.clone();
+        again.extend(["--out", &kings, "--init", &kings]);
+        let mut out = Vec::new();
+        run(&args(&again), &mut out).unwrap();
+        assert!(String::from_utf8(out)
+            .unwrap()
+            .contains("king buckets ranks4-mirror"));
         let mut narrower = start.clone();
         narrower.extend(["--out", &more, "--init", &net, "--hidden", "32"]);
         let e = run(&args(&narrower), &mut Vec::new()).unwrap_err();

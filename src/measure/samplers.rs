@@ -275,6 +275,7 @@ fn measured_net() -> Network {
             version: VERSION,
             hidden: h,
             buckets: 1,
+            kings: crate::nnue::file::KingLayout::NONE,
             scale: 400,
             ft_weights: vec![0; INPUTS * h],
             ft_bias: vec![0; h],

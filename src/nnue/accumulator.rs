@@ -5,8 +5,15 @@
 //! from the nearest ancestor that is, so a node cut before its evaluation costs
 //! no vector work at all. A null move changes no input, so its entry is never
 //! computed: it reads its parent's accumulator (null moves cost nothing).
+//!
+//! With king buckets or mirroring, a move of a king that changes its own
+//! side's view (another king bucket, or across the d/e line when mirrored)
+//! changes every input of that perspective: that perspective is refreshed from
+//! scratch (bias plus every piece's row, on the vector path), from the
+//! accumulator's own record of the pieces. The other perspective goes on
+//! incrementally, the moving king an ordinary piece for it.
 
-use super::features::index;
+use super::features::View;
 use super::network::Network;
 use super::vector::Vector;
 use crate::attacks::Slider;
@@ -22,6 +29,9 @@ pub struct Delta {
     sub: [(u8, u8); 2],
     n_add: u8,
     n_sub: u8,
+    /// Whether the move moves a king (`add[0]` is then the king where it
+    /// lands): its side's view may change.
+    king: bool,
 }
 
 impl Delta {
@@ -31,6 +41,7 @@ impl Delta {
         sub: [(0, 0); 2],
         n_add: 0,
         n_sub: 0,
+        king: false,
     };
 
     fn add(&mut self, p: Piece, sq: Square) {
@@ -52,6 +63,8 @@ impl Delta {
             return d;
         };
         let us = moved.color();
+        // Each arm below adds the moved piece first, so a king lands in add[0].
+        d.king = moved.kind() == PieceKind::King;
         match m.kind() {
             MoveKind::Castling => {
                 // `to` is the rook's square; the king goes to the g- or c-file,
@@ -90,22 +103,48 @@ impl Delta {
     fn is_none(&self) -> bool {
         self.n_add == 0 && self.n_sub == 0
     }
+
+    /// The side whose king the move moves, and the king's new square.
+    #[inline(always)]
+    fn king_to(&self) -> Option<(Color, Square)> {
+        self.king.then(|| {
+            let (p, sq) = self.add[0];
+            let color = Piece::from_index(p as usize).map_or(Color::White, |p| p.color());
+            (color, Square::new(sq as u32))
+        })
+    }
 }
 
+/// What [`Accumulator`]'s square list holds on an empty square.
+const EMPTY: u8 = 12;
+
 /// Both perspectives' accumulators, `[white's view, black's view]`, and their
-/// PSQT sums (one a bucket; the unused buckets stay 0).
+/// PSQT sums (one a bucket; the unused buckets stay 0), with the views they
+/// were summed in and, for a net with king views, the pieces on the board.
 #[derive(Clone, PartialEq, Eq)]
 #[repr(C, align(64))]
 pub struct Accumulator {
     values: [[i16; MAX_HIDDEN]; 2],
     psqt: [[i32; MAX_BUCKETS]; 2],
+    views: [View; 2],
+    /// The piece (its index) on each square, or [`EMPTY`]: what a
+    /// perspective's refresh sums after its king changed its view. Kept up to
+    /// date only for a net with king views ([`Network::has_king_views`]).
+    squares: [u8; 64],
 }
 
 impl Accumulator {
     const ZERO: Accumulator = Accumulator {
         values: [[0; MAX_HIDDEN]; 2],
         psqt: [[0; MAX_BUCKETS]; 2],
+        views: [View::plain(Color::White), View::plain(Color::Black)],
+        squares: [EMPTY; 64],
     };
+
+    /// The view perspective `c`'s accumulator was summed in.
+    pub fn view_of(&self, c: Color) -> View {
+        self.views[c.index()]
+    }
 
     /// The perspective `c`'s accumulator, `hidden` values.
     #[inline(always)]
@@ -125,14 +164,19 @@ impl Accumulator {
     /// out the same in any order, so this matches every vector path's updates.
     pub fn refresh<S: Slider>(&mut self, net: &Network, board: &Board<S>) {
         let h = net.hidden();
+        for sq in (0..64).map(Square::new) {
+            self.squares[sq.index()] = board.piece_on(sq).map_or(EMPTY, |p| p.index() as u8);
+        }
         for c in Color::BOTH {
+            let view = net.view(c, board.king_square(c));
+            self.views[c.index()] = view;
             let dst = &mut self.values[c.index()][..h];
             dst.copy_from_slice(net.bias());
             let psqt = &mut self.psqt[c.index()];
             *psqt = [0; MAX_BUCKETS];
             for sq in (0..64).map(Square::new) {
                 if let Some(p) = board.piece_on(sq) {
-                    let f = index(c, p, sq);
+                    let f = view.index(p, sq);
                     for (d, w) in dst.iter_mut().zip(net.row(f)) {
                         *d = d.wrapping_add(*w);
                     }
@@ -144,6 +188,38 @@ impl Accumulator {
                 }
             }
         }
+    }
+
+    /// Perspective `c`'s accumulator and PSQT sums from scratch in `view`, from
+    /// the pieces in `self.squares`, on the vector path `v`: after `c`'s king
+    /// moved into another view. The same sums as [`Accumulator::refresh`] (16-
+    /// and 32-bit wrapping sums do not depend on the order).
+    fn refresh_side<V: Vector>(&mut self, v: V, net: &Network, c: Color, view: View) {
+        let h = net.hidden();
+        let mut rows: [&[i16]; 32] = [&[]; 32];
+        let mut n = 0;
+        let psqt = &mut self.psqt[c.index()];
+        *psqt = [0; MAX_BUCKETS];
+        for (sq, &code) in self.squares.iter().enumerate() {
+            // A board holds at most 32 men; the guard keeps a bad record from
+            // overrunning the list.
+            let Some(p) = Piece::from_index(code as usize).filter(|_| n < rows.len()) else {
+                continue;
+            };
+            let f = view.index(p, Square::new(sq as u32));
+            rows[n] = net.row(f);
+            n += 1;
+            for (d, w) in psqt.iter_mut().zip(net.psqt_row(f)) {
+                *d = d.wrapping_add(*w);
+            }
+        }
+        v.update(
+            &mut self.values[c.index()][..h],
+            net.bias(),
+            &rows[..n],
+            &[],
+        );
+        self.views[c.index()] = view;
     }
 }
 
@@ -206,6 +282,7 @@ impl Stack {
             base -= 1;
         }
         let h = net.hidden();
+        let king_views = net.has_king_views();
         let mut src = base;
         for i in base + 1..=self.top {
             let d = self.entries[i].delta;
@@ -214,10 +291,32 @@ impl Stack {
             }
             let (before, after) = self.accumulators.split_at_mut(i);
             let (from, to) = (&before[src], &mut after[0]);
+            to.views = from.views;
+            let mut moved_king = None;
+            if king_views {
+                // The pieces after the move, for a refresh: removals first,
+                // as a capture removes and adds on the same square.
+                to.squares = from.squares;
+                for &(_, sq) in &d.sub[..d.n_sub as usize] {
+                    to.squares[sq as usize] = EMPTY;
+                }
+                for &(p, sq) in &d.add[..d.n_add as usize] {
+                    to.squares[sq as usize] = p;
+                }
+                moved_king = d.king_to();
+            }
             for c in Color::BOTH {
+                let view = from.views[c.index()];
+                if let Some((side, king)) = moved_king.filter(|&(side, _)| side == c) {
+                    let new = net.view(side, king);
+                    if new != view {
+                        to.refresh_side(v, net, c, new);
+                        continue;
+                    }
+                }
                 let feature = |&(p, sq): &(u8, u8)| {
                     let p = Piece::from_index(p as usize).expect("a recorded piece");
-                    index(c, p, Square::new(sq as u32))
+                    view.index(p, Square::new(sq as u32))
                 };
                 let (na, ns) = (d.n_add as usize, d.n_sub as usize);
                 let add = [feature(&d.add[0]), feature(&d.add[1])];

@@ -7,8 +7,8 @@
 //! | offset | type | what |
 //! |---|---|---|
 //! | 0 | `[u8; 8]` | magic, `BRKKRNN1` |
-//! | 8 | `u32` | format version, 2 (1 is read too: it is 2 without the PSQT block) |
-//! | 12 | `u32` | inputs, 768 (colour × kind × square, from each side's view) |
+//! | 8 | `u32` | format version, 2, or 3 for a net with king buckets (1 is read too: it is 2 without the PSQT block) |
+//! | 12 | `u32` | inputs per king bucket, 768 (colour × kind × square, from each side's view) |
 //! | 16 | `u32` | hidden neurons per perspective `H` (a multiple of 32, at most [`MAX_HIDDEN`]) |
 //! | 20 | `u32` | output buckets `B` (1 to [`MAX_BUCKETS`]), chosen by the number of pieces |
 //! | 24 | `u32` | activation, 1 = squared clipped ReLU |
@@ -16,11 +16,27 @@
 //! | 32 | `u32` | `QB`, the output weights' scale, 64 |
 //! | 36 | `u32` | `SCALE`, centipawns per unit of output, 400 |
 //! | 40 | `u64` | FNV-1a 64 hash of everything after the header |
-//! | 48 | `[i16; 768 × H]` | input weights, input-major (one row of `H` per input) |
+//! | 48 | `u32` | version 3 only: king buckets `K` (1 to [`MAX_KING_BUCKETS`]) |
+//! | 52 | `u32` | version 3 only: flags, bit 0 = horizontal mirroring (the other bits 0) |
+//! | 56 | `[u8; 32]` | version 3 only: the king layout, the bucket of each own-king square of files a–d, `rank × 4 + file` |
+//! | 48 or 88 | `[i16; K × 768 × H]` | input weights, input-major (one row of `H` per input; king bucket `k`'s 768 rows are rows `k × 768 ..`) |
 //! | … | `[i16; H]` | accumulator biases |
 //! | … | `[i16; B × 2H]` | output weights per bucket: the side to move's half, then the other's |
 //! | … | `[i32; B]` | output biases (scale `QA × QB`) |
-//! | … | `[i32; 768 × B]` | PSQT weights, input-major (a row of `B` per input; scale `QA × QB`), each within ±[`PSQT_LIMIT`] |
+//! | … | `[i32; K × 768 × B]` | PSQT weights, input-major (a row of `B` per input; scale `QA × QB`), each within ±[`PSQT_LIMIT`] |
+//!
+//! Versions 1 and 2 have no king block: they are `K` = 1 without mirroring,
+//! and such a net is written in its own version again (version 3 only when it
+//! has king buckets or mirroring), so today's nets keep their bytes and names.
+//!
+//! King buckets ([`KingLayout`]): each perspective's input set is chosen by
+//! where its own king stands, seen from its own side (Black's view flips the
+//! ranks). The layout gives a bucket to each of the 32 squares of files a–d; a
+//! king on files e–h takes the bucket of its mirror square (file ^ 7), so the
+//! buckets are always left-right symmetric. With mirroring, a perspective whose
+//! own king stands on files e–h also sees every piece mirrored (square ^ 7):
+//! the net then only ever sees its own king on files a–d. The input of a piece
+//! is `bucket × 768 + own × 384 + kind × 64 + square`.
 //!
 //! The PSQT weights are a linear path beside the hidden layer, as Stockfish's
 //! nets have: each side sums the rows of its inputs, and half the side to move's
@@ -28,8 +44,8 @@
 //! the pieces (material, and where each piece stands best), which the hidden layer
 //! would otherwise have to learn through its clipped activations.
 //!
-//! A file of another size, magic, version, shape or hash is refused with a
-//! message that says which.
+//! A file of another size, magic, version, shape, king layout or hash is
+//! refused with a message that says which.
 //!
 //! A net is named by its file's checksum (the `u64` at 40), whatever the
 //! version: a version-1 net keeps its version when written again, so that its
@@ -37,9 +53,16 @@
 
 /// The first eight bytes of every net file.
 pub const MAGIC: &[u8; 8] = b"BRKKRNN1";
-/// The format version of the nets this code makes (it reads, and writes
-/// again, version 1 as well).
+/// The format version of the nets this code makes without king buckets (it
+/// reads, and writes again, version 1 as well).
 pub const VERSION: u32 = 2;
+/// The format version of nets with king buckets or mirroring: version 2 with
+/// the king block after the header.
+pub const VERSION_KINGS: u32 = 3;
+/// The most king buckets a file may declare.
+pub const MAX_KING_BUCKETS: usize = 16;
+/// Bytes in version 3's king block (`K`, the flags, the 32-entry layout).
+pub const KING_BLOCK: usize = 40;
 /// The largest PSQT weight a file may hold: 32 of them still add up within `i32`.
 pub const PSQT_LIMIT: i32 = 1 << 24;
 /// Inputs per perspective: 2 colours × 6 kinds × 64 squares.
@@ -57,6 +80,75 @@ pub const QB: i32 = 64;
 /// Bytes in the header.
 pub const HEADER: usize = 48;
 
+/// Which inputs each perspective uses, by where its own king stands: the
+/// king buckets and the horizontal mirroring (see the module's doc).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct KingLayout {
+    /// King buckets, 1 to [`MAX_KING_BUCKETS`]: the net has this many sets of
+    /// 768 inputs.
+    pub buckets: usize,
+    /// Whether a perspective whose own king is on files e–h sees the board
+    /// mirrored left to right.
+    pub mirrored: bool,
+    /// The bucket of an own king on each square of files a–d, from its own
+    /// side: entry `rank × 4 + file` (rank 0 is the perspective's first rank).
+    pub table: [u8; 32],
+}
+
+impl KingLayout {
+    /// One bucket, no mirroring: the inputs of the nets before king buckets.
+    pub const NONE: KingLayout = KingLayout {
+        buckets: 1,
+        mirrored: false,
+        table: [0; 32],
+    };
+
+    /// Whether this is [`KingLayout::NONE`] (a net of version 1 or 2).
+    pub fn is_none(&self) -> bool {
+        *self == KingLayout::NONE
+    }
+
+    /// Inputs per perspective: 768 per king bucket.
+    pub const fn inputs(&self) -> usize {
+        self.buckets * INPUTS
+    }
+
+    /// For an own king on `square` (0 to 63, from the perspective's own side:
+    /// Black's ranks already flipped), its bucket and whether the perspective
+    /// sees the board mirrored.
+    #[inline(always)]
+    pub const fn of(&self, square: usize) -> (usize, bool) {
+        let file = square & 7;
+        let right = file >= 4;
+        let near = if right { 7 - file } else { file };
+        let bucket = self.table[(square >> 3) * 4 + near] as usize;
+        (bucket, right && self.mirrored)
+    }
+
+    /// The layout is well formed: 1 to [`MAX_KING_BUCKETS`] buckets, every
+    /// entry one of them, and every bucket used by some square.
+    pub fn check(&self) -> Result<(), String> {
+        let k = self.buckets;
+        if k == 0 || k > MAX_KING_BUCKETS {
+            return Err(format!("{k} king buckets: must be 1 to {MAX_KING_BUCKETS}"));
+        }
+        if let Some(i) = self.table.iter().position(|&b| b as usize >= k) {
+            return Err(format!(
+                "king layout entry {i} (rank {}, file {}) is bucket {}, beyond the {k} king buckets",
+                i / 4 + 1,
+                (b'a' + (i % 4) as u8) as char,
+                self.table[i]
+            ));
+        }
+        if let Some(b) = (0..k).find(|&b| !self.table.iter().any(|&e| e as usize == b)) {
+            return Err(format!(
+                "king bucket {b} of {k} has no square in the king layout"
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// A net as its file holds it: the format version, the shape and the
 /// quantised weights.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -70,9 +162,11 @@ pub struct NetFile {
     pub hidden: usize,
     /// Output buckets.
     pub buckets: usize,
+    /// The king buckets and mirroring ([`KingLayout::NONE`] before version 3).
+    pub kings: KingLayout,
     /// Centipawns per unit of the output.
     pub scale: i32,
-    /// `INPUTS × hidden`, input-major.
+    /// `kings.buckets × INPUTS × hidden`, input-major.
     pub ft_weights: Vec<i16>,
     /// `hidden`.
     pub ft_bias: Vec<i16>,
@@ -80,7 +174,8 @@ pub struct NetFile {
     pub out_weights: Vec<i16>,
     /// `buckets`.
     pub out_bias: Vec<i32>,
-    /// `INPUTS × buckets`, input-major (zeros in a version-1 file).
+    /// `kings.buckets × INPUTS × buckets`, input-major (zeros in a version-1
+    /// file).
     pub psqt: Vec<i32>,
 }
 
@@ -95,14 +190,27 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
     h
 }
 
-/// The size of a file of format `version` holding a net of this shape.
+/// The size of a file of format `version` holding a net of this shape (one
+/// king bucket).
 pub fn file_size(version: u32, hidden: usize, buckets: usize) -> usize {
+    file_size_kings(version, hidden, buckets, 1)
+}
+
+/// The size of a file of format `version` holding a net of this shape with
+/// `kings` king buckets.
+pub fn file_size_kings(version: u32, hidden: usize, buckets: usize, kings: usize) -> usize {
+    let inputs = kings * INPUTS;
     let psqt = if version >= 2 {
-        4 * INPUTS * buckets
+        4 * inputs * buckets
     } else {
         0
     };
-    HEADER + 2 * (INPUTS * hidden + hidden + buckets * 2 * hidden) + 4 * buckets + psqt
+    let block = if version >= VERSION_KINGS {
+        KING_BLOCK
+    } else {
+        0
+    };
+    HEADER + block + 2 * (inputs * hidden + hidden + buckets * 2 * hidden) + 4 * buckets + psqt
 }
 
 fn u32_at(b: &[u8], at: usize) -> u32 {
@@ -124,9 +232,9 @@ impl NetFile {
         let field = |i: usize| u32_at(bytes, 8 + 4 * i);
         let (version, inputs, hidden, buckets) = (field(0), field(1), field(2), field(3));
         let (activation, qa, qb, scale) = (field(4), field(5), field(6), field(7));
-        if version != 1 && version != VERSION {
+        if !(1..=VERSION_KINGS).contains(&version) {
             return Err(format!(
-                "net format version {version}; this brokkr reads versions 1 and {VERSION}"
+                "net format version {version}; this brokkr reads versions 1 to {VERSION_KINGS}"
             ));
         }
         if inputs as usize != INPUTS {
@@ -158,12 +266,38 @@ impl NetFile {
         if scale == 0 || scale > 10_000 {
             return Err(format!("output scale {scale}: must be 1 to 10000"));
         }
-        let want = file_size(version, hidden, buckets);
+        let kings = if version >= VERSION_KINGS {
+            if bytes.len() < HEADER + KING_BLOCK {
+                return Err(format!(
+                    "{} bytes: a version-{version} net ends inside its king block",
+                    bytes.len()
+                ));
+            }
+            let (k, flags) = (u32_at(bytes, HEADER), u32_at(bytes, HEADER + 4));
+            if flags > 1 {
+                return Err(format!(
+                    "king flags {flags:#x}: only bit 0 (mirroring) is defined"
+                ));
+            }
+            let layout = KingLayout {
+                buckets: k as usize,
+                mirrored: flags == 1,
+                table: bytes[HEADER + 8..HEADER + KING_BLOCK]
+                    .try_into()
+                    .expect("32 bytes"),
+            };
+            layout.check()?;
+            layout
+        } else {
+            KingLayout::NONE
+        };
+        let want = file_size_kings(version, hidden, buckets, kings.buckets);
         if bytes.len() != want {
             return Err(format!(
-                "{} bytes where a net with {hidden} hidden neurons and {buckets} buckets has \
-                 {want}: truncated, or another shape",
-                bytes.len()
+                "{} bytes where a net with {hidden} hidden neurons, {buckets} buckets and {} \
+                 king bucket(s) has {want}: truncated, or another shape",
+                bytes.len(),
+                kings.buckets
             ));
         }
         let stored = u64::from_le_bytes(bytes[40..48].try_into().expect("8 bytes"));
@@ -173,7 +307,13 @@ impl NetFile {
                 "checksum mismatch (header {stored:016x}, contents {actual:016x}): the file is damaged"
             ));
         }
-        let mut at = HEADER;
+        let inputs = kings.inputs();
+        let mut at = HEADER
+            + if version >= VERSION_KINGS {
+                KING_BLOCK
+            } else {
+                0
+            };
         let mut i16s = |n: usize| -> Vec<i16> {
             let v = bytes[at..at + 2 * n]
                 .chunks_exact(2)
@@ -182,7 +322,7 @@ impl NetFile {
             at += 2 * n;
             v
         };
-        let ft_weights = i16s(INPUTS * hidden);
+        let ft_weights = i16s(inputs * hidden);
         let ft_bias = i16s(hidden);
         let out_weights = i16s(buckets * 2 * hidden);
         let i32s = |from: usize, n: usize| -> Vec<i32> {
@@ -193,9 +333,9 @@ impl NetFile {
         };
         let out_bias = i32s(at, buckets);
         let psqt = if version >= 2 {
-            i32s(at + 4 * buckets, INPUTS * buckets)
+            i32s(at + 4 * buckets, inputs * buckets)
         } else {
-            vec![0; INPUTS * buckets]
+            vec![0; inputs * buckets]
         };
         if let Some(w) = psqt.iter().find(|w| w.abs() > PSQT_LIMIT) {
             return Err(format!(
@@ -206,6 +346,7 @@ impl NetFile {
             version,
             hidden,
             buckets,
+            kings,
             scale: scale as i32,
             ft_weights,
             ft_bias,
@@ -215,21 +356,35 @@ impl NetFile {
         })
     }
 
-    /// The version [`NetFile::to_bytes`] writes: the net's own, unless that is 1
-    /// and a PSQT weight is not zero (version 1 has no room for them).
+    /// The version [`NetFile::to_bytes`] writes: the net's own, unless that
+    /// has no room for its weights: version 1 has no PSQT weights, 1 and 2 no
+    /// king buckets or mirroring.
     pub fn written_version(&self) -> u32 {
-        if self.version == 1 && self.psqt.iter().all(|&w| w == 0) {
-            1
+        let needed = if !self.kings.is_none() {
+            VERSION_KINGS
+        } else if self.psqt.iter().any(|&w| w != 0) {
+            2
         } else {
-            VERSION
-        }
+            1
+        };
+        self.version.clamp(needed, VERSION_KINGS)
     }
 
     /// The file's bytes, header and checksum included, in the format
     /// [`NetFile::written_version`] says.
     pub fn to_bytes(&self) -> Vec<u8> {
         let version = self.written_version();
-        let mut body = Vec::with_capacity(file_size(version, self.hidden, self.buckets));
+        let mut body = Vec::with_capacity(file_size_kings(
+            version,
+            self.hidden,
+            self.buckets,
+            self.kings.buckets,
+        ));
+        if version >= VERSION_KINGS {
+            body.extend_from_slice(&(self.kings.buckets as u32).to_le_bytes());
+            body.extend_from_slice(&(self.kings.mirrored as u32).to_le_bytes());
+            body.extend_from_slice(&self.kings.table);
+        }
         for w in self
             .ft_weights
             .iter()
@@ -319,6 +474,7 @@ impl NetFile {
             version: net.version,
             hidden,
             buckets,
+            kings: net.kings,
             scale: net.scale,
             ft_weights,
             ft_bias,
@@ -346,6 +502,17 @@ impl NetFile {
         );
         let _ = writeln!(s, "pub const HIDDEN: usize = {};", self.hidden);
         let _ = writeln!(s, "pub const BUCKETS: usize = {};", self.buckets);
+        let _ = writeln!(s, "pub const KING_BUCKETS: usize = {};", self.kings.buckets);
+        let _ = writeln!(
+            s,
+            "pub const KING_MIRRORED: bool = {};",
+            self.kings.mirrored
+        );
+        let _ = writeln!(
+            s,
+            "pub const KING_TABLE: [u8; 32] = {:?};",
+            self.kings.table
+        );
         let _ = writeln!(s, "pub const SCALE: i32 = {};", self.scale);
         let _ = writeln!(s, "pub const HASH: u64 = 0x{:016x};", self.hash());
         let mut array = |name: &str, ty: &str, values: &mut dyn Iterator<Item = String>| {

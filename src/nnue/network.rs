@@ -1,7 +1,7 @@
 //! A loaded net: the embedded one (static arrays that `build.rs` generated from
 //! `nets/`), or one read from a file at run time (`EvalFile`, `--net`).
 
-use super::features::{self, INPUTS};
+use super::features::{self, KingLayout, View};
 use super::vector::Vector;
 use crate::nnue::file::{NetFile, MAX_BUCKETS, QA, QB};
 use std::ops::{Deref, DerefMut};
@@ -115,8 +115,10 @@ mod embedded {
 /// The size of the largest net file: the current version at the largest
 /// hidden layer and bucket count the format allows.
 pub fn max_file_bytes() -> usize {
-    use crate::nnue::file::{file_size, MAX_BUCKETS, MAX_HIDDEN, VERSION};
-    file_size(VERSION, MAX_HIDDEN, MAX_BUCKETS)
+    use crate::nnue::file::{
+        file_size_kings, MAX_BUCKETS, MAX_HIDDEN, MAX_KING_BUCKETS, VERSION_KINGS,
+    };
+    file_size_kings(VERSION_KINGS, MAX_HIDDEN, MAX_BUCKETS, MAX_KING_BUCKETS)
 }
 
 /// The bytes of the file at `path` if it holds at most `limit` of them, or
@@ -135,6 +137,7 @@ pub fn read_at_most(path: &Path, limit: usize) -> std::io::Result<Option<Vec<u8>
 pub struct Network {
     hidden: usize,
     buckets: usize,
+    kings: KingLayout,
     scale: i32,
     hash: u64,
     origin: String,
@@ -142,7 +145,7 @@ pub struct Network {
     ft_bias: Weights,
     out_weights: Weights,
     out_bias: Biases,
-    /// `INPUTS × buckets`, input-major.
+    /// `kings.inputs() × buckets`, input-major.
     psqt: Biases,
 }
 
@@ -155,6 +158,11 @@ impl Network {
         Some(Network {
             hidden: embedded::HIDDEN,
             buckets: embedded::BUCKETS,
+            kings: KingLayout {
+                buckets: embedded::KING_BUCKETS,
+                mirrored: embedded::KING_MIRRORED,
+                table: embedded::KING_TABLE,
+            },
             scale: embedded::SCALE,
             hash: embedded::HASH,
             origin: format!("embedded {}", embedded::NAME),
@@ -171,6 +179,7 @@ impl Network {
         Network {
             hidden: file.hidden,
             buckets: file.buckets,
+            kings: file.kings,
             scale: file.scale,
             hash: file.hash(),
             origin: origin.to_string(),
@@ -209,6 +218,24 @@ impl Network {
         self.buckets
     }
 
+    /// The king buckets and mirroring.
+    pub fn kings(&self) -> &KingLayout {
+        &self.kings
+    }
+
+    /// Whether a perspective's inputs depend on where its own king stands (king
+    /// buckets or mirroring): then a king move can change its whole view.
+    #[inline(always)]
+    pub fn has_king_views(&self) -> bool {
+        !self.kings.is_none()
+    }
+
+    /// `perspective`'s view with its own king on `king`.
+    #[inline(always)]
+    pub fn view(&self, perspective: crate::types::Color, king: crate::types::Square) -> View {
+        View::new(&self.kings, perspective, king)
+    }
+
     /// The checksum that names the net.
     pub fn hash(&self) -> u64 {
         self.hash
@@ -216,8 +243,13 @@ impl Network {
 
     /// Where the net came from, and its shape, for `info string`s.
     pub fn describe(&self) -> String {
+        let kings = if self.kings.is_none() {
+            String::new()
+        } else {
+            format!(" x {}", features::describe_layout(&self.kings))
+        };
         format!(
-            "{} (768 -> {}x2 -> {}, hash {:016x})",
+            "{} (768{kings} -> {}x2 -> {}, hash {:016x})",
             self.origin, self.hidden, self.buckets, self.hash
         )
     }
@@ -225,7 +257,7 @@ impl Network {
     /// The input weights' row of feature `f`.
     #[inline(always)]
     pub(crate) fn row(&self, f: usize) -> &[i16] {
-        debug_assert!(f < INPUTS);
+        debug_assert!(f < self.kings.inputs());
         &self.ft_weights[f * self.hidden..(f + 1) * self.hidden]
     }
 
@@ -237,7 +269,7 @@ impl Network {
     /// The PSQT weights' row of feature `f`: one per bucket.
     #[inline(always)]
     pub(crate) fn psqt_row(&self, f: usize) -> &[i32] {
-        debug_assert!(f < INPUTS);
+        debug_assert!(f < self.kings.inputs());
         &self.psqt[f * self.buckets..(f + 1) * self.buckets]
     }
 

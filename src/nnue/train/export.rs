@@ -4,8 +4,8 @@
 use super::Net;
 use crate::attacks::Slider;
 use crate::board::Board;
-use crate::nnue::features::{bucket, index, INPUTS};
-use crate::nnue::file::{NetFile, PSQT_LIMIT, QA, QB, VERSION};
+use crate::nnue::features::{bucket, View};
+use crate::nnue::file::{NetFile, PSQT_LIMIT, QA, QB, VERSION, VERSION_KINGS};
 use crate::types::Square;
 
 /// The float net quantised as the engine runs it: input weights and biases ×
@@ -24,19 +24,27 @@ pub fn quantise(net: &Net) -> NetFile {
             })
             .collect()
     };
+    let inputs = s.inputs();
     NetFile {
-        version: VERSION,
+        // Version 3 only with king buckets: a net without them is the file it
+        // always was.
+        version: if s.kings.is_none() {
+            VERSION
+        } else {
+            VERSION_KINGS
+        },
         hidden: s.hidden,
         buckets: s.buckets,
+        kings: s.kings,
         scale: super::kernel::SCALE as i32,
-        ft_weights: q16(&p[..INPUTS * s.hidden], QA),
-        ft_bias: q16(&p[INPUTS * s.hidden..s.out_w()], QA),
+        ft_weights: q16(&p[..inputs * s.hidden], QA),
+        ft_bias: q16(&p[inputs * s.hidden..s.out_w()], QA),
         out_weights: q16(&p[s.out_w()..s.out_b()], QB),
         out_bias: q32(&p[s.out_b()..s.psqt_at()]),
         psqt: if s.psqt {
             q32(&p[s.psqt_at()..])
         } else {
-            vec![0; INPUTS * s.buckets]
+            vec![0; inputs * s.buckets]
         },
     }
 }
@@ -49,6 +57,7 @@ pub fn dequantise(file: &NetFile) -> Net {
         hidden: file.hidden,
         buckets: file.buckets,
         psqt: file.psqt.iter().any(|&w| w != 0),
+        kings: file.kings,
     };
     fn by(x: &[i16], q: i32) -> impl Iterator<Item = f32> + '_ {
         x.iter().map(move |&w| w as f32 / q as f32)
@@ -74,7 +83,7 @@ fn q32(x: &[f32]) -> Vec<i32> {
 
 /// The engine's evaluation of `board` by the quantised net, in centipawns from
 /// the side to move's side, as plain scalar code: `i16` accumulators (bias plus
-/// one row an input, wrapping), `c = clamp(acc, 0, QA)`, the sum of `c² × w`
+/// one row an input of each side's king view, wrapping), `c = clamp(acc, 0, QA)`, the sum of `c² × w`
 /// over both halves (`i32`, wrapping), then `(sum / QA + bias + psqt) × SCALE /
 /// (QA × QB)` (integer division, towards zero), where `psqt` is the side to
 /// move's PSQT sum less the other's, halved (towards zero).
@@ -84,13 +93,14 @@ pub fn evaluate_quantised<S: Slider>(net: &NetFile, board: &Board<S>) -> i32 {
     let mut acc = [net.ft_bias.clone(), net.ft_bias.clone()];
     let mut psqt = [[0i64; crate::nnue::file::MAX_BUCKETS]; 2];
     let mut pieces = 0;
+    let views = [stm, stm.flip()].map(|c| View::new(&net.kings, c, board.king_square(c)));
     for sq in (0..64).map(Square::new) {
         let Some(piece) = board.piece_on(sq) else {
             continue;
         };
         pieces += 1;
-        for (view, side) in [stm, stm.flip()].into_iter().enumerate() {
-            let f = index(side, piece, sq);
+        for (view, side) in views.into_iter().enumerate() {
+            let f = side.index(piece, sq);
             let row = &net.ft_weights[f * h..][..h];
             for (a, w) in acc[view].iter_mut().zip(row) {
                 *a = a.wrapping_add(*w);

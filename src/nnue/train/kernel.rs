@@ -11,9 +11,9 @@
 //! used: Rust never contracts `a * b + c` on its own.)
 
 use super::Shape;
-use crate::nnue::features::{bucket, index, INPUTS};
+use crate::nnue::features::{bucket, KingLayout, View};
 use crate::nnue::marlin::Record;
-use crate::types::Color;
+use crate::types::{Color, Piece, PieceKind, Square};
 
 /// Centipawns per unit of the net's output (the net file's `SCALE`).
 pub const SCALE: f32 = 400.0;
@@ -43,11 +43,12 @@ pub struct Features {
     target: f32,
 }
 
-/// The inputs of `r` from the side to move's view and the other's, its output
-/// bucket and its target `wdl * result + (1 - wdl) * sigmoid(score / k)`, both
-/// from the side to move's side.
+/// The inputs of `r` from the side to move's view and the other's (each in
+/// the view its own king sets under `kings`), its output bucket and its target
+/// `wdl * result + (1 - wdl) * sigmoid(score / k)`, both from the side to
+/// move's side.
 #[inline(always)]
-pub fn features(r: &Record, buckets: usize, loss: &Loss) -> Features {
+pub fn features(r: &Record, buckets: usize, kings: &KingLayout, loss: &Loss) -> Features {
     let stm = r.side_to_move();
     let mut f = Features {
         n: 0,
@@ -56,13 +57,25 @@ pub fn features(r: &Record, buckets: usize, loss: &Loss) -> Features {
         bucket: 0,
         target: 0.0,
     };
+    // The men first, to find the kings: each side's view hangs on its own.
+    let mut men = [(Piece::new(Color::White, PieceKind::Pawn), Square::new(0)); 32];
+    let mut king = [Square::new(0); 2];
     for (sq, piece) in r.pieces() {
-        // Loaded records are checked: every code is a piece.
-        if let Some(p) = piece {
-            f.us[f.n] = index(stm, p, sq) as u16;
-            f.them[f.n] = index(stm.flip(), p, sq) as u16;
+        // Loaded records are checked: every code is a piece, at most 32 of
+        // them, one king a side.
+        if let Some(p) = piece.filter(|_| f.n < men.len()) {
+            if p.kind() == PieceKind::King {
+                king[p.color().index()] = sq;
+            }
+            men[f.n] = (p, sq);
             f.n += 1;
         }
+    }
+    let us = View::new(kings, stm, king[stm.index()]);
+    let them = View::new(kings, stm.flip(), king[stm.flip().index()]);
+    for (i, &(p, sq)) in men[..f.n].iter().enumerate() {
+        f.us[i] = us.index(p, sq) as u16;
+        f.them[i] = them.index(p, sq) as u16;
     }
     f.bucket = bucket(f.n as u32, buckets);
     let white_result = r.result() as f32 / 2.0;
@@ -91,7 +104,7 @@ fn add(to: &mut [f32], from: &[f32]) {
 #[inline(always)]
 fn forward(p: &[f32], s: Shape, f: &Features, acc: &mut [f32]) -> f32 {
     let h = s.hidden;
-    let (ft_w, rest) = p.split_at(INPUTS * h);
+    let (ft_w, rest) = p.split_at(s.inputs() * h);
     let ft_b = &rest[..h];
     let (us, them) = acc.split_at_mut(h);
     us.copy_from_slice(ft_b);
@@ -144,8 +157,8 @@ impl Worker {
     pub fn new(s: Shape) -> Worker {
         Worker {
             grad: vec![0.0; s.weights()],
-            touched: vec![false; INPUTS],
-            rows: Vec::with_capacity(INPUTS),
+            touched: vec![false; s.inputs()],
+            rows: Vec::with_capacity(s.inputs()),
             acc: vec![0.0; 2 * s.hidden],
             dacc: vec![0.0; 2 * s.hidden],
             loss: 0.0,
@@ -164,7 +177,7 @@ impl Worker {
     /// the sum is the same every run), and clear theirs.
     pub fn gather(&mut self, others: &mut [Worker], s: Shape) {
         let h = s.hidden;
-        let dense = INPUTS * h;
+        let dense = s.inputs() * h;
         for w in others {
             for i in 0..w.rows.len() {
                 let r = w.rows[i] as usize;
@@ -192,7 +205,7 @@ impl Worker {
             self.touched[r as usize] = false;
         }
         self.rows.clear();
-        self.grad[INPUTS * h..].fill(0.0);
+        self.grad[s.inputs() * h..].fill(0.0);
         self.loss = 0.0;
     }
 }
@@ -258,7 +271,7 @@ fn backprop_body(
     let h = s.hidden;
     let to_cp = SCALE / loss.k;
     for &i in ids {
-        let f = features(&records[i as usize], s.buckets, loss);
+        let f = features(&records[i as usize], s.buckets, &s.kings, loss);
         let o = forward(p, s, &f, &mut w.acc);
         let q = sigmoid(o * to_cp);
         let e = q - f.target;
@@ -290,7 +303,7 @@ fn backprop_body(
             }
         }
         let (d_us, d_them) = w.dacc.split_at(h);
-        let (g_ft, rest) = w.grad.split_at_mut(INPUTS * h);
+        let (g_ft, rest) = w.grad.split_at_mut(s.inputs() * h);
         for ((b, x), y) in rest[..h].iter_mut().zip(d_us).zip(d_them) {
             *b += *x + *y;
         }
@@ -330,7 +343,7 @@ fn loss_sum_body(p: &[f32], s: Shape, loss: &Loss, records: &[Record]) -> f64 {
     let to_cp = SCALE / loss.k;
     let mut sum = 0.0;
     for r in records {
-        let f = features(r, s.buckets, loss);
+        let f = features(r, s.buckets, &s.kings, loss);
         let e = sigmoid(forward(p, s, &f, &mut acc) * to_cp) - f.target;
         sum += (e * e) as f64;
     }
@@ -340,7 +353,7 @@ fn loss_sum_body(p: &[f32], s: Shape, loss: &Loss, records: &[Record]) -> f64 {
 /// The loss of one position whose evaluation (from the side to move's side)
 /// is `out` in the net's units (centipawns / [`SCALE`]).
 pub fn loss_of(r: &Record, out: f32, loss: &Loss) -> f32 {
-    let f = features(r, 1, loss);
+    let f = features(r, 1, &KingLayout::NONE, loss);
     let e = sigmoid(out * SCALE / loss.k) - f.target;
     e * e
 }
@@ -348,6 +361,6 @@ pub fn loss_of(r: &Record, out: f32, loss: &Loss) -> f32 {
 /// The net's output for `r` (multiply by [`SCALE`] for centipawns, from the
 /// side to move's side).
 pub fn output(p: &[f32], s: Shape, r: &Record) -> f32 {
-    let f = features(r, s.buckets, &Loss { wdl: 0.0, k: 400.0 });
+    let f = features(r, s.buckets, &s.kings, &Loss { wdl: 0.0, k: 400.0 });
     forward(p, s, &f, &mut vec![0.0; 2 * s.hidden])
 }

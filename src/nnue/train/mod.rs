@@ -37,7 +37,7 @@ pub use data::{load, split, Loaded, Rng};
 pub use export::{dequantise, evaluate_float, evaluate_quantised, quantise};
 pub use kernel::{Loss, SCALE};
 
-use crate::nnue::features::bucket;
+use crate::nnue::features::{bucket, describe_layout, KingLayout};
 use crate::nnue::file::{fnv1a, INPUTS, MAX_BUCKETS, MAX_HIDDEN};
 use crate::nnue::marlin::Record;
 use kernel::Worker;
@@ -66,13 +66,36 @@ pub struct Shape {
     pub buckets: usize,
     /// A linear PSQT path beside the hidden layer.
     pub psqt: bool,
+    /// The king buckets and mirroring of the inputs ([`KingLayout::NONE`]:
+    /// 768 inputs a side).
+    pub kings: KingLayout,
 }
 
 impl Shape {
+    /// A shape without king buckets.
+    pub const fn plain(hidden: usize, buckets: usize, psqt: bool) -> Shape {
+        Shape {
+            hidden,
+            buckets,
+            psqt,
+            kings: KingLayout::NONE,
+        }
+    }
+
+    /// Inputs per side: 768 per king bucket.
+    pub const fn inputs(&self) -> usize {
+        self.kings.inputs()
+    }
+
     /// The number of weights (`ft_w`, `ft_b`, `out_w`, `out_b`, `psqt` if any,
     /// in that order in one vector).
     pub fn weights(&self) -> usize {
-        self.psqt_at() + if self.psqt { INPUTS * self.buckets } else { 0 }
+        self.psqt_at()
+            + if self.psqt {
+                self.inputs() * self.buckets
+            } else {
+                0
+            }
     }
 
     /// Where `psqt` starts (the end of the other weights).
@@ -82,7 +105,7 @@ impl Shape {
 
     /// Where `out_w` starts.
     pub fn out_w(&self) -> usize {
-        (INPUTS + 1) * self.hidden
+        (self.inputs() + 1) * self.hidden
     }
 
     /// Where `out_b` starts.
@@ -103,7 +126,20 @@ impl Shape {
                 self.buckets
             ));
         }
-        Ok(())
+        self.kings.check()
+    }
+
+    /// The shape in words, for messages.
+    pub fn describe(&self) -> String {
+        let kings = if self.kings.is_none() {
+            String::new()
+        } else {
+            format!(", king buckets {}", describe_layout(&self.kings))
+        };
+        format!(
+            "{} hidden, {} buckets and PSQT {}{kings}",
+            self.hidden, self.buckets, self.psqt
+        )
     }
 }
 
@@ -124,6 +160,7 @@ impl Net {
     pub fn random(shape: Shape, seed: u64) -> Net {
         let mut rng = Rng::new(seed ^ 0x0001_a170_fa11_ce11);
         let mut params = vec![0.0; shape.weights()];
+        // The bound is by the inputs a position has set, not the table's size.
         let ft = 1.0 / (INPUTS as f32).sqrt();
         let out = 1.0 / (2.0 * shape.hidden as f32).sqrt();
         for (i, p) in params[..shape.out_b()].iter_mut().enumerate() {
@@ -135,8 +172,9 @@ impl Net {
                 .chunks_exact_mut(shape.buckets)
                 .enumerate()
             {
-                // The feature index is `own × 384 + kind × 64 + square`.
-                let (own, kind) = (f / 384, f / 64 % 6);
+                // The feature index is `king bucket × 768 + own × 384 + kind ×
+                // 64 + square`.
+                let (own, kind) = (f % INPUTS / 384, f / 64 % 6);
                 let value = PIECE_VALUES[kind];
                 row.fill(if own == 0 { value } else { -value });
             }
@@ -152,12 +190,28 @@ impl Net {
     /// a new neuron learn: with zero inputs its activation and its slope are
     /// both zero, so no gradient would ever reach it; with zero output weights
     /// the gradient reaches those first, as the neuron's activation.
+    ///
+    /// A net without king buckets grows into one with them ([`Shape::kings`])
+    /// by copying its input weights (and PSQT rows) into every king bucket. For
+    /// a layout without mirroring the evaluation is then the same; with
+    /// mirroring it is only close: a side whose king is on files e–h now reads
+    /// the rows of the mirrored squares, and the old net is not exactly left-right
+    /// symmetric (it evaluates the mirrored position, which it need not value
+    /// the same).
     pub fn grown(&self, shape: Shape, seed: u64) -> Result<Net, String> {
         let old = self.shape;
         if shape.hidden < old.hidden || shape.buckets < old.buckets || (old.psqt && !shape.psqt) {
             return Err(format!(
-                "cannot shrink {} hidden, {} buckets and PSQT {} to {}, {} and {}",
-                old.hidden, old.buckets, old.psqt, shape.hidden, shape.buckets, shape.psqt
+                "cannot shrink {} to {}",
+                old.describe(),
+                shape.describe()
+            ));
+        }
+        if !old.kings.is_none() && old.kings != shape.kings {
+            return Err(format!(
+                "cannot change the king buckets of a net that has them ({} to {})",
+                describe_layout(&old.kings),
+                describe_layout(&shape.kings)
             ));
         }
         let (h, b, nh, nb) = (old.hidden, old.buckets, shape.hidden, shape.buckets);
@@ -180,9 +234,15 @@ impl Net {
         let mut random = || rng.symmetric() * bound;
         let p = &self.params;
         let mut params = Vec::with_capacity(shape.weights());
-        // Input weights (a row of neurons per input), then the biases: the old
-        // neurons' values, then the new ones' random ones.
-        for row in p[..old.out_w()].chunks_exact(h) {
+        // Input weights (a row of neurons per input; the old net's rows again
+        // for each new king bucket), then the biases: the old neurons' values,
+        // then the new ones' random ones.
+        let (ft, bias) = p[..old.out_w()].split_at(old.inputs() * h);
+        let copies = shape.inputs() / old.inputs();
+        for row in (0..copies)
+            .flat_map(|_| ft.chunks_exact(h))
+            .chain(std::iter::once(bias))
+        {
             params.extend_from_slice(row);
             params.extend((h..nh).map(|_| random()));
         }
@@ -196,7 +256,8 @@ impl Net {
         }
         params.extend(source.iter().map(|&was| p[old.out_b() + was]));
         if shape.psqt {
-            for f in 0..INPUTS {
+            for f in 0..shape.inputs() {
+                let f = f % old.inputs();
                 params.extend(source.iter().map(|&was| match old.psqt {
                     true => p[old.psqt_at() + f * b + was],
                     false => 0.0,
@@ -302,6 +363,10 @@ const CHECKPOINT_MAGIC: &[u8; 8] = b"BRKKRTC2";
 const CHECKPOINT_HEADER: usize = 64;
 const CHECKPOINT_MAGIC_V1: &[u8; 8] = b"BRKKRTC1";
 const CHECKPOINT_HEADER_V1: usize = 56;
+/// A net with king buckets: the current header and the king block after it
+/// (as the net file's: `K`, the flags, the 32-entry layout).
+const CHECKPOINT_MAGIC_KINGS: &[u8; 8] = b"BRKKRTC3";
+const CHECKPOINT_HEADER_KINGS: usize = CHECKPOINT_HEADER + crate::nnue::file::KING_BLOCK;
 
 /// A fingerprint of the training positions, in order: FNV-1a over the records'
 /// 64-bit words (a quick check that a resumed run trains on the data its
@@ -337,13 +402,20 @@ impl State {
     /// the FNV-1a hash of the rest and the data's [`fingerprint`] as `u64`;
     /// little-endian), then the weights and Adam's two moments as `f32`. (The
     /// first format, `BRKKRTC1`, had a 56-byte header without the fingerprint.)
+    /// A net with king buckets has the magic `BRKKRTC3` and its king layout
+    /// after the header, 40 bytes as in the net file.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut body = Vec::with_capacity(12 * self.net.params.len());
         for x in self.net.params.iter().chain(&self.m).chain(&self.v) {
             body.extend_from_slice(&x.to_le_bytes());
         }
-        let mut out = Vec::with_capacity(CHECKPOINT_HEADER + body.len());
-        out.extend_from_slice(CHECKPOINT_MAGIC);
+        let kings = self.net.shape.kings;
+        let mut out = Vec::with_capacity(CHECKPOINT_HEADER_KINGS + body.len());
+        out.extend_from_slice(if kings.is_none() {
+            CHECKPOINT_MAGIC
+        } else {
+            CHECKPOINT_MAGIC_KINGS
+        });
         for x in [
             self.net.shape.hidden as u32,
             self.net.shape.buckets as u32,
@@ -361,6 +433,11 @@ impl State {
         ] {
             out.extend_from_slice(&x.to_le_bytes());
         }
+        if !kings.is_none() {
+            out.extend_from_slice(&(kings.buckets as u32).to_le_bytes());
+            out.extend_from_slice(&(kings.mirrored as u32).to_le_bytes());
+            out.extend_from_slice(&kings.table);
+        }
         out.extend_from_slice(&body);
         out
     }
@@ -370,6 +447,7 @@ impl State {
         let header = match b.get(..8) {
             Some(m) if m == CHECKPOINT_MAGIC => CHECKPOINT_HEADER,
             Some(m) if m == CHECKPOINT_MAGIC_V1 => CHECKPOINT_HEADER_V1,
+            Some(m) if m == CHECKPOINT_MAGIC_KINGS => CHECKPOINT_HEADER_KINGS,
             _ => return Err("not a brokkr train checkpoint (no BRKKRTC header)".to_string()),
         };
         if b.len() < header {
@@ -377,10 +455,28 @@ impl State {
         }
         let u32_at = |i: usize| u32::from_le_bytes(b[i..i + 4].try_into().expect("4")) as usize;
         let u64_at = |i: usize| u64::from_le_bytes(b[i..i + 8].try_into().expect("8"));
+        let kings = if header == CHECKPOINT_HEADER_KINGS {
+            let flags = u32_at(CHECKPOINT_HEADER + 4);
+            if flags > 1 {
+                return Err(format!(
+                    "checkpoint: king flags {flags:#x}, only bit 0 is defined"
+                ));
+            }
+            KingLayout {
+                buckets: u32_at(CHECKPOINT_HEADER),
+                mirrored: flags == 1,
+                table: b[CHECKPOINT_HEADER + 8..CHECKPOINT_HEADER_KINGS]
+                    .try_into()
+                    .expect("32 bytes"),
+            }
+        } else {
+            KingLayout::NONE
+        };
         let shape = Shape {
             hidden: u32_at(8),
             buckets: u32_at(12),
             psqt: u32_at(20) != 0,
+            kings,
         };
         shape.check().map_err(|e| format!("checkpoint: {e}"))?;
         let n = shape.weights();
@@ -414,7 +510,7 @@ impl State {
             step: u64_at(24),
             seed: u64_at(32),
             positions: u64_at(40),
-            data: (header == CHECKPOINT_HEADER).then(|| u64_at(56)),
+            data: (header != CHECKPOINT_HEADER_V1).then(|| u64_at(56)),
         })
     }
 
@@ -730,8 +826,9 @@ fn validation_losses(
 /// run: its shape against the run's.
 fn shape_mismatch(whose: &str, theirs: Shape, ours: Shape) -> String {
     format!(
-        "{whose} net has {} hidden, {} buckets and PSQT {}, this run's {}, {} and {}",
-        theirs.hidden, theirs.buckets, theirs.psqt, ours.hidden, ours.buckets, ours.psqt
+        "{whose} net has {}, this run's {}",
+        theirs.describe(),
+        ours.describe()
     )
 }
 

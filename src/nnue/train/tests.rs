@@ -2,6 +2,7 @@ use super::*;
 use crate::attacks::Magic;
 use crate::bits::Portable;
 use crate::board::Board;
+use crate::nnue::features::{layout, View};
 use crate::nnue::file::NetFile;
 use crate::types::{Color, Square};
 
@@ -43,6 +44,7 @@ fn positions(games: usize, seed: u64) -> (Vec<Record>, Vec<Board<Magic>>) {
 fn config(hidden: usize, buckets: usize, epochs: usize, threads: usize) -> Config {
     Config {
         shape: Shape {
+            kings: crate::nnue::file::KingLayout::NONE,
             hidden,
             buckets,
             psqt: false,
@@ -73,7 +75,18 @@ fn temp(name: &str) -> String {
 
 #[test]
 fn train_gradient_matches_finite_differences() {
+    gradient_matches_finite_differences(KingLayout::NONE);
+}
+
+#[test]
+fn train_gradient_with_king_buckets_matches_finite_differences() {
+    gradient_matches_finite_differences(layout("ranks4x2-mirror").unwrap());
+    gradient_matches_finite_differences(layout("ranks4").unwrap());
+}
+
+fn gradient_matches_finite_differences(kings: KingLayout) {
     let s = Shape {
+        kings,
         hidden: 32,
         buckets: 2,
         psqt: true,
@@ -93,8 +106,8 @@ fn train_gradient_matches_finite_differences() {
     kernel::backprop_portable(&net.params, s, &loss, records, &ids, 1.0 / n, &mut w);
     let mean = |p: &[f32]| kernel::loss_sum(p, s, &loss, records) / n as f64;
     let regions = [
-        (0, INPUTS * s.hidden),
-        (INPUTS * s.hidden, s.out_w()),
+        (0, s.inputs() * s.hidden),
+        (s.inputs() * s.hidden, s.out_w()),
         (s.out_w(), s.out_b()),
         (s.out_b(), s.psqt_at()),
         (s.psqt_at(), s.weights()),
@@ -126,6 +139,7 @@ fn train_gradient_matches_finite_differences() {
 #[test]
 fn train_vector_and_portable_paths_agree() {
     let s = Shape {
+        kings: crate::nnue::file::KingLayout::NONE,
         hidden: 64,
         buckets: 8,
         psqt: true,
@@ -190,9 +204,10 @@ fn dequantised(net: &NetFile, b: &Board<Magic>) -> f64 {
     let mut sum = 0i64;
     let mut linear = 0.0;
     for (view, side) in [stm, stm.flip()].into_iter().enumerate() {
+        let seen = View::new(&net.kings, side, b.king_square(side));
         let mut acc: Vec<i64> = net.ft_bias.iter().map(|&x| x as i64).collect();
         for &(sq, pc) in &pieces {
-            let f = crate::nnue::features::index(side, pc, sq);
+            let f = seen.index(pc, sq);
             let row = f * h;
             for (a, w) in acc.iter_mut().zip(&net.ft_weights[row..row + h]) {
                 *a += *w as i64;
@@ -230,10 +245,11 @@ fn rounding_sigma(net: &Net, b: &Board<Magic>) -> f64 {
     let psqt = if s.psqt { 2 * pieces.len() } else { 0 };
     let mut var = (1.0 + 0.25 * psqt as f64) / (12.0 * 16320.0 * 16320.0);
     for (view, side) in [stm, stm.flip()].into_iter().enumerate() {
+        let seen = View::new(&s.kings, side, b.king_square(side));
         for j in 0..h {
-            let mut acc = p[INPUTS * h + j] as f64;
+            let mut acc = p[s.inputs() * h + j] as f64;
             for &(sq, pc) in &pieces {
-                acc += p[crate::nnue::features::index(side, pc, sq) * h + j] as f64;
+                acc += p[seen.index(pc, sq) * h + j] as f64;
             }
             let c = acc.clamp(0.0, 1.0);
             let w = p[s.out_w() + bucket * 2 * h + view * h + j] as f64;
@@ -252,6 +268,7 @@ fn rounding_sigma(net: &Net, b: &Board<Magic>) -> f64 {
 fn train_a_dequantised_net_quantises_back_to_its_file() {
     for psqt in [false, true] {
         let shape = Shape {
+            kings: crate::nnue::file::KingLayout::NONE,
             hidden: 32,
             buckets: 2,
             psqt,
@@ -273,12 +290,24 @@ fn train_the_quantised_net_with_psqt_matches_the_float_net() {
     the_quantised_net_matches_the_float_net(true);
 }
 
+#[test]
+fn train_the_quantised_net_with_king_buckets_matches_the_float_net() {
+    // Without the PSQT path: on these material-scored positions it starts near
+    // the answer, and what is checked here is the hidden layer's buckets.
+    quantised_net_matches_the_float_net(false, layout("ranks2-mirror").unwrap());
+}
+
 fn the_quantised_net_matches_the_float_net(psqt: bool) {
+    quantised_net_matches_the_float_net(psqt, KingLayout::NONE);
+}
+
+fn quantised_net_matches_the_float_net(psqt: bool, kings: KingLayout) {
     // Enough games that the net learns material, not the games by heart.
     let (records, boards) = positions(400, 1);
     let (train_set, val) = split(&records, 0.1, 1);
     let mut cfg = config(32, 3, 4, 2);
     cfg.shape.psqt = psqt;
+    cfg.shape.kings = kings;
     cfg.batch = 1024;
     cfg.loss.wdl = 0.0;
     let mut losses = Vec::new();
@@ -300,6 +329,7 @@ fn the_quantised_net_matches_the_float_net(psqt: bool) {
     );
     let file = NetFile::parse(&state.net.quantise().to_bytes()).unwrap();
     assert_eq!((file.hidden, file.buckets, file.scale), (32, 3, 400));
+    assert_eq!(file.kings, kings);
     let (mut worst, mut spread, mut mean) = (0f64, 0f64, 0f64);
     let sample: Vec<&Board<Magic>> = boards.iter().step_by(7).collect();
     for b in &sample {
@@ -365,6 +395,153 @@ fn train_the_same_seed_and_threads_give_the_same_net() {
     // One thread trains too (another net: the sums are cut elsewhere).
     let one = run(&config(32, 2, 2, 1));
     assert_eq!(one.len(), a.len());
+    // And with king buckets: the same net again, another than without.
+    let mut kings = cfg.clone();
+    kings.shape.kings = layout("ranks4x2-mirror").unwrap();
+    let k = run(&kings);
+    assert_eq!(k, run(&kings));
+    assert_ne!(k.len(), a.len());
+}
+
+/// With king buckets: an exported net reads back as the same float net, and a
+/// checkpoint keeps the layout.
+#[test]
+fn train_a_king_bucketed_net_and_checkpoint_round_trip() {
+    for name in ["mirror", "ranks4", "ranks4x2-mirror"] {
+        let shape = Shape {
+            kings: layout(name).unwrap(),
+            hidden: 32,
+            buckets: 2,
+            psqt: true,
+        };
+        let net = Net::random(shape, 5);
+        let file = net.quantise();
+        assert_eq!(file.version, crate::nnue::file::VERSION_KINGS);
+        let back = NetFile::parse(&file.to_bytes()).unwrap();
+        assert_eq!(back, file);
+        assert_eq!(dequantise(&back).shape, shape);
+        assert_eq!(dequantise(&back).quantise(), file);
+        let state = State::new(net, 3, 10, 99);
+        let bytes = state.to_bytes();
+        assert_eq!(&bytes[..8], b"BRKKRTC3");
+        assert_eq!(State::parse(&bytes).unwrap(), state);
+        let mut bad = bytes.clone();
+        bad[64..68].copy_from_slice(&0u32.to_le_bytes());
+        assert!(State::parse(&bad).unwrap_err().contains("king buckets"));
+    }
+    // Without king buckets the checkpoint is the format it was.
+    let state = State::new(Net::random(Shape::plain(32, 1, false), 5), 3, 10, 99);
+    assert_eq!(&state.to_bytes()[..8], b"BRKKRTC2");
+}
+
+/// `--mirror` stays an exact symmetry with king buckets: with mirroring the
+/// mirror image of a position has the very same inputs (so the same
+/// evaluation); without it, the mirror image through the net whose every
+/// bucket's rows are mirrored has the same evaluation (the buckets are
+/// symmetric, so the king's mirror square has the same bucket).
+#[test]
+fn train_mirrored_positions_are_a_symmetry_with_king_buckets() {
+    let (records, _) = positions(30, 8);
+    let mirrors: Vec<(Record, Record)> = records
+        .iter()
+        .filter_map(|r| data::mirrored(r).map(|m| (*r, m)))
+        .collect();
+    assert!(mirrors.len() > 100, "{}", mirrors.len());
+    let mirrored_net = Net::random(
+        Shape {
+            kings: layout("ranks4x2-mirror").unwrap(),
+            hidden: 32,
+            buckets: 2,
+            psqt: true,
+        },
+        4,
+    );
+    let plain_shape = Shape {
+        kings: layout("ranks4x2").unwrap(),
+        hidden: 32,
+        buckets: 2,
+        psqt: true,
+    };
+    let net = Net::random(plain_shape, 4);
+    // Every input row moved to its mirror square's (square ^ 7), PSQT too.
+    let mut flipped = net.clone();
+    let (h, b, s) = (32, 2, plain_shape);
+    for f in 0..s.inputs() {
+        let g = f ^ 7;
+        flipped.params[g * h..][..h].copy_from_slice(&net.params[f * h..][..h]);
+        let (pf, pg) = (s.psqt_at() + f * b, s.psqt_at() + g * b);
+        flipped.params[pg..pg + b].copy_from_slice(&net.params[pf..pf + b]);
+    }
+    for (r, m) in &mirrors {
+        let out = |n: &Net, r: &Record| kernel::output(&n.params, n.shape, r);
+        // The same inputs, summed in another order (the men come square by
+        // square): equal but for the float sums' rounding.
+        let (a, b) = (out(&mirrored_net, r), out(&mirrored_net, m));
+        assert!((a - b).abs() < 1e-5, "{a} against {b}");
+        let (x, y) = (out(&net, r), out(&flipped, m));
+        assert!((x - y).abs() < 1e-5, "{x} against {y}");
+    }
+}
+
+/// A net without king buckets grown into an unmirrored king-bucketed one
+/// evaluates every position as before (every bucket a copy); grown into a
+/// mirrored one, as before where both kings stand on files a-d (no side sees a
+/// mirror), and only close elsewhere.
+#[test]
+fn train_a_net_grown_into_king_buckets_starts_as_its_source() {
+    let (_, boards) = positions(20, 6);
+    let small = Net::random(Shape::plain(32, 2, true), 3);
+    for name in ["ranks2", "ranks4", "ranks4x2"] {
+        let shape = Shape {
+            kings: layout(name).unwrap(),
+            hidden: 64,
+            buckets: 2,
+            psqt: true,
+        };
+        let big = small.grown(shape, 9).unwrap();
+        for b in boards.iter().step_by(3) {
+            let (x, y) = (evaluate_float(&small, b), evaluate_float(&big, b));
+            assert!((x - y).abs() < 1e-3, "{name}: {x} against {y}");
+        }
+        // The quantised nets are the same file's weights copied: the engine's
+        // evaluations are equal to the centipawn.
+        let (qs, qb) = (small.quantise(), big.quantise());
+        for b in boards.iter().step_by(3) {
+            assert_eq!(
+                evaluate_quantised(&qs, b),
+                evaluate_quantised(&qb, b),
+                "{name}"
+            );
+        }
+    }
+    let mirrored = Shape {
+        kings: layout("ranks4-mirror").unwrap(),
+        hidden: 32,
+        buckets: 2,
+        psqt: true,
+    };
+    let big = small.grown(mirrored, 9).unwrap();
+    let mut same = 0;
+    for b in &boards {
+        let left = Color::BOTH.into_iter().all(|c| b.king_square(c).file() < 4);
+        if left {
+            let (x, y) = (evaluate_float(&small, b), evaluate_float(&big, b));
+            assert!((x - y).abs() < 1e-3, "{x} against {y}");
+            same += 1;
+        }
+    }
+    assert!(same > 10, "{same}");
+    // A king-bucketed net does not change its layout.
+    let e = big
+        .grown(
+            Shape {
+                kings: layout("ranks4").unwrap(),
+                ..mirrored
+            },
+            9,
+        )
+        .unwrap_err();
+    assert!(e.contains("king buckets"), "{e}");
 }
 
 #[test]
@@ -489,6 +666,7 @@ fn train_a_grown_net_starts_as_its_source_and_its_new_neurons_learn() {
     for (psqt, to_psqt) in [(false, false), (false, true), (true, true)] {
         let mut small = Net::random(
             Shape {
+                kings: crate::nnue::file::KingLayout::NONE,
                 hidden: 32,
                 buckets: 2,
                 psqt,
@@ -500,6 +678,7 @@ fn train_a_grown_net_starts_as_its_source_and_its_new_neurons_learn() {
         small.params[out_b + 1] = 0.25;
         for (hidden, buckets) in [(32, 2), (64, 2), (32, 8), (96, 4)] {
             let shape = Shape {
+                kings: crate::nnue::file::KingLayout::NONE,
                 hidden,
                 buckets,
                 psqt: to_psqt,
@@ -514,6 +693,7 @@ fn train_a_grown_net_starts_as_its_source_and_its_new_neurons_learn() {
     }
     let small = Net::random(
         Shape {
+            kings: crate::nnue::file::KingLayout::NONE,
             hidden: 32,
             buckets: 1,
             psqt: true,
@@ -521,6 +701,7 @@ fn train_a_grown_net_starts_as_its_source_and_its_new_neurons_learn() {
         3,
     );
     let shape = Shape {
+        kings: crate::nnue::file::KingLayout::NONE,
         hidden: 64,
         buckets: 1,
         psqt: true,
@@ -528,6 +709,7 @@ fn train_a_grown_net_starts_as_its_source_and_its_new_neurons_learn() {
     assert!(small
         .grown(
             Shape {
+                kings: crate::nnue::file::KingLayout::NONE,
                 hidden: 32,
                 buckets: 1,
                 psqt: false
@@ -538,6 +720,7 @@ fn train_a_grown_net_starts_as_its_source_and_its_new_neurons_learn() {
     // 5 buckets of men from 2 (2-8, 9-15, 16-22, ...) straddle 2's (2-17, 18-32).
     let two = Net::random(
         Shape {
+            kings: crate::nnue::file::KingLayout::NONE,
             hidden: 32,
             buckets: 2,
             psqt: true,
@@ -547,6 +730,7 @@ fn train_a_grown_net_starts_as_its_source_and_its_new_neurons_learn() {
     let e = two
         .grown(
             Shape {
+                kings: crate::nnue::file::KingLayout::NONE,
                 hidden: 32,
                 buckets: 5,
                 psqt: true,
