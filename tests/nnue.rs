@@ -1032,3 +1032,33 @@ fn a_net_copied_into_every_king_bucket_evaluates_as_before() {
         }
     }
 }
+
+/// One stack used for one net, then reset for another of the same shape
+/// (as a search after `setoption EvalFile`): the refresh cache must not carry
+/// the first net's sums over.
+#[test]
+fn a_stack_reset_for_another_net_forgets_its_refresh_cache() {
+    let kings = layout("ranks4x2-mirror").unwrap();
+    let nets = [91, 92].map(|s| Network::from_file(random_kings_net(s, 32, 1, kings), "kings"));
+    let mut stack = Stack::new(400);
+    for (round, net) in nets.iter().chain(&nets).enumerate() {
+        let mut board = king_walk(round as u64 + 2);
+        stack.reset(net, &board);
+        let mut rng = Rng::new(round as u64);
+        for _ in 0..300 {
+            let moves = board.legal_moves::<PortableBits>();
+            if moves.is_empty() {
+                break;
+            }
+            let m = moves.as_slice()[rng.below(moves.len())];
+            stack.push(Delta::of_move(&board, m));
+            board.make::<PortableBits>(m);
+            assert_eq!(
+                stack.evaluate(Portable, net, &board),
+                evaluate_fresh(Portable, net, &board),
+                "round {round}: {}",
+                board.to_fen()
+            );
+        }
+    }
+}

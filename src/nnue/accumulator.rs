@@ -8,10 +8,13 @@
 //!
 //! With king buckets or mirroring, a move of a king that changes its own
 //! side's view (another king bucket, or across the d/e line when mirrored)
-//! changes every input of that perspective: that perspective is refreshed from
-//! scratch (bias plus every piece's row, on the vector path), from the
-//! accumulator's own record of the pieces. The other perspective goes on
-//! incrementally, the moving king an ordinary piece for it.
+//! changes every input of that perspective: that perspective is refreshed,
+//! from the accumulator's own record of the pieces. The other perspective goes
+//! on incrementally, the moving king an ordinary piece for it. The refresh
+//! starts from a cache (a "Finny table"): for each perspective and view, the
+//! accumulator it last had in that view and the pieces it summed, so only the
+//! pieces that differ are added or removed (a king that steps back into a view
+//! it left a few plies ago finds nearly the same men), not all of them.
 
 use super::features::View;
 use super::network::Network;
@@ -115,8 +118,8 @@ impl Delta {
     }
 }
 
-/// What [`Accumulator`]'s square list holds on an empty square.
-const EMPTY: u8 = 12;
+/// The squares of each piece (by [`Piece::index`]) as bitboards.
+type Pieces = [u64; 12];
 
 /// Both perspectives' accumulators, `[white's view, black's view]`, and their
 /// PSQT sums (one a bucket; the unused buckets stay 0), with the views they
@@ -126,11 +129,13 @@ const EMPTY: u8 = 12;
 pub struct Accumulator {
     values: [[i16; MAX_HIDDEN]; 2],
     psqt: [[i32; MAX_BUCKETS]; 2],
+    /// The views the two sides were summed in (kept up to date only for a
+    /// net with king views: other nets have one view a side).
     views: [View; 2],
-    /// The piece (its index) on each square, or [`EMPTY`]: what a
-    /// perspective's refresh sums after its king changed its view. Kept up to
-    /// date only for a net with king views ([`Network::has_king_views`]).
-    squares: [u8; 64],
+    /// Where each piece stands: what a perspective's refresh sums after its
+    /// king changed its view. Kept up to date only for a net with king views
+    /// ([`Network::has_king_views`]).
+    pieces: Pieces,
 }
 
 impl Accumulator {
@@ -138,13 +143,8 @@ impl Accumulator {
         values: [[0; MAX_HIDDEN]; 2],
         psqt: [[0; MAX_BUCKETS]; 2],
         views: [View::plain(Color::White), View::plain(Color::Black)],
-        squares: [EMPTY; 64],
+        pieces: [0; 12],
     };
-
-    /// The view perspective `c`'s accumulator was summed in.
-    pub fn view_of(&self, c: Color) -> View {
-        self.views[c.index()]
-    }
 
     /// The perspective `c`'s accumulator, `hidden` values.
     #[inline(always)]
@@ -164,8 +164,11 @@ impl Accumulator {
     /// out the same in any order, so this matches every vector path's updates.
     pub fn refresh<S: Slider>(&mut self, net: &Network, board: &Board<S>) {
         let h = net.hidden();
+        self.pieces = [0; 12];
         for sq in (0..64).map(Square::new) {
-            self.squares[sq.index()] = board.piece_on(sq).map_or(EMPTY, |p| p.index() as u8);
+            if let Some(p) = board.piece_on(sq) {
+                self.pieces[p.index()] |= 1 << sq.index();
+            }
         }
         for c in Color::BOTH {
             let view = net.view(c, board.king_square(c));
@@ -190,37 +193,91 @@ impl Accumulator {
         }
     }
 
-    /// Perspective `c`'s accumulator and PSQT sums from scratch in `view`, from
-    /// the pieces in `self.squares`, on the vector path `v`: after `c`'s king
-    /// moved into another view. The same sums as [`Accumulator::refresh`] (16-
-    /// and 32-bit wrapping sums do not depend on the order).
-    fn refresh_side<V: Vector>(&mut self, v: V, net: &Network, c: Color, view: View) {
+    /// Perspective `c`'s accumulator and PSQT sums in `view` for the pieces in
+    /// `self.pieces`, on the vector path `v`, after `c`'s king moved into
+    /// another view: from `cached`, the sums this perspective last had in
+    /// that view, plus the rows of the pieces that came since less the rows of
+    /// those that left; `cached` then holds the new sums. The same sums as
+    /// [`Accumulator::refresh`] (16- and 32-bit wrapping sums do not depend on
+    /// the order).
+    // Not inlined: kept out of `Stack::current`'s loop, the loop stays as
+    // small as it was for nets without king views (measured with callgrind).
+    #[inline(never)]
+    fn refresh_side<V: Vector>(
+        &mut self,
+        v: V,
+        net: &Network,
+        c: Color,
+        view: View,
+        cached: &mut Cached,
+    ) {
         let h = net.hidden();
-        let mut rows: [&[i16]; 32] = [&[]; 32];
-        let mut n = 0;
-        let psqt = &mut self.psqt[c.index()];
-        *psqt = [0; MAX_BUCKETS];
-        for (sq, &code) in self.squares.iter().enumerate() {
-            // A board holds at most 32 men; the guard keeps a bad record from
-            // overrunning the list.
-            let Some(p) = Piece::from_index(code as usize).filter(|_| n < rows.len()) else {
+        if !cached.valid {
+            // Nothing summed yet: the bias alone, for no pieces.
+            cached.values[..h].copy_from_slice(net.bias());
+            cached.psqt = [0; MAX_BUCKETS];
+            cached.pieces = [0; 12];
+            cached.valid = true;
+        }
+        // At most 32 rows each way: a board holds at most 32 men, and the
+        // guards keep a bad record from overrunning the lists.
+        let mut add: [&[i16]; 32] = [&[]; 32];
+        let mut sub: [&[i16]; 32] = [&[]; 32];
+        let (mut na, mut ns) = (0, 0);
+        let psqt = &mut cached.psqt;
+        for (i, (&now, was)) in self.pieces.iter().zip(&mut cached.pieces).enumerate() {
+            let Some(p) = Piece::from_index(i) else {
                 continue;
             };
-            let f = view.index(p, Square::new(sq as u32));
-            rows[n] = net.row(f);
-            n += 1;
-            for (d, w) in psqt.iter_mut().zip(net.psqt_row(f)) {
-                *d = d.wrapping_add(*w);
+            for (mut bits, sign, rows, n) in [
+                (now & !*was, 1, &mut add, &mut na),
+                (*was & !now, -1, &mut sub, &mut ns),
+            ] {
+                while bits != 0 && *n < rows.len() {
+                    let f = view.index(p, Square::new(bits.trailing_zeros()));
+                    bits &= bits - 1;
+                    rows[*n] = net.row(f);
+                    *n += 1;
+                    for (d, w) in psqt.iter_mut().zip(net.psqt_row(f)) {
+                        *d = d.wrapping_add(w.wrapping_mul(sign));
+                    }
+                }
             }
+            *was = now;
         }
-        v.update(
-            &mut self.values[c.index()][..h],
-            net.bias(),
-            &rows[..n],
-            &[],
-        );
+        let dst = &mut self.values[c.index()][..h];
+        v.update(dst, &cached.values[..h], &add[..na], &sub[..ns]);
+        cached.values[..h].copy_from_slice(dst);
+        self.psqt[c.index()] = cached.psqt;
         self.views[c.index()] = view;
     }
+}
+
+/// One perspective's sums in one view, as the refresh cache keeps them.
+#[derive(Clone)]
+#[repr(C, align(64))]
+struct Cached {
+    values: [i16; MAX_HIDDEN],
+    psqt: [i32; MAX_BUCKETS],
+    pieces: Pieces,
+    /// Whether it holds anything yet (since the last [`Stack::reset`]).
+    valid: bool,
+}
+
+impl Cached {
+    const EMPTY: Cached = Cached {
+        values: [0; MAX_HIDDEN],
+        psqt: [0; MAX_BUCKETS],
+        pieces: [0; 12],
+        valid: false,
+    };
+}
+
+/// The refresh cache's slot of perspective `c` in `view`, among `kings` king
+/// buckets: per perspective, per bucket, unmirrored then mirrored.
+#[inline(always)]
+fn slot(c: Color, view: View, kings: usize) -> usize {
+    (c.index() * kings + view.bucket()) * 2 + view.mirrored() as usize
 }
 
 struct Entry {
@@ -233,6 +290,9 @@ pub struct Stack {
     accumulators: Vec<Accumulator>,
     entries: Vec<Entry>,
     top: usize,
+    /// The refresh cache of a net with king views (empty for other nets):
+    /// see [`slot`].
+    cache: Vec<Cached>,
 }
 
 impl Stack {
@@ -247,12 +307,19 @@ impl Stack {
                 })
                 .collect(),
             top: 0,
+            cache: Vec::new(),
         }
     }
 
-    /// Start from `board` (the search's root): one full refresh.
+    /// Start from `board` (the search's root): one full refresh. The refresh
+    /// cache is emptied (the net may be another than last time).
     pub fn reset<S: Slider>(&mut self, net: &Network, board: &Board<S>) {
         self.top = 0;
+        self.cache.clear();
+        if net.has_king_views() {
+            self.cache
+                .resize(Color::BOTH.len() * net.kings().buckets * 2, Cached::EMPTY);
+        }
         self.accumulators[0].refresh(net, board);
         self.entries[0].computed = true;
         self.entries[0].delta = Delta::NONE;
@@ -291,26 +358,37 @@ impl Stack {
             }
             let (before, after) = self.accumulators.split_at_mut(i);
             let (from, to) = (&before[src], &mut after[0]);
-            to.views = from.views;
             let mut moved_king = None;
             if king_views {
+                to.views = from.views;
                 // The pieces after the move, for a refresh: removals first,
-                // as a capture removes and adds on the same square.
-                to.squares = from.squares;
-                for &(_, sq) in &d.sub[..d.n_sub as usize] {
-                    to.squares[sq as usize] = EMPTY;
+                // as castling may put the king where the rook stood (Chess960).
+                to.pieces = from.pieces;
+                for &(p, sq) in &d.sub[..d.n_sub as usize] {
+                    to.pieces[p as usize % 12] &= !(1 << sq);
                 }
                 for &(p, sq) in &d.add[..d.n_add as usize] {
-                    to.squares[sq as usize] = p;
+                    to.pieces[p as usize % 12] |= 1 << sq;
                 }
                 moved_king = d.king_to();
             }
             for c in Color::BOTH {
-                let view = from.views[c.index()];
+                // Without king views the view is the side's constant one (the
+                // accumulator's `views` are then not kept up to date).
+                let view = if king_views {
+                    from.views[c.index()]
+                } else {
+                    View::plain(c)
+                };
                 if let Some((side, king)) = moved_king.filter(|&(side, _)| side == c) {
                     let new = net.view(side, king);
                     if new != view {
-                        to.refresh_side(v, net, c, new);
+                        let at = slot(c, new, net.kings().buckets);
+                        // A stack not reset for this net has no cache slot:
+                        // a cold one serves (a full refresh from the bias).
+                        let mut cold = Cached::EMPTY;
+                        let cached = self.cache.get_mut(at).unwrap_or(&mut cold);
+                        to.refresh_side(v, net, c, new, cached);
                         continue;
                     }
                 }
