@@ -27,16 +27,10 @@ fn run(args: &[String]) -> Result<(), String> {
         [] => net.buckets,
         [b] => b
             .parse()
-            .ok()
-            .filter(|&n: &usize| {
-                (1..=MAX_BUCKETS).contains(&n) && (net.buckets == 1 || n == net.buckets)
-            })
-            .ok_or(format!(
-                "BUCKETS: 1 to {MAX_BUCKETS} (from a net with one bucket)"
-            ))?,
+            .map_err(|_| format!("BUCKETS: a number, {} to {MAX_BUCKETS}", net.buckets))?,
         _ => return Err("usage: widen_net IN OUT HIDDEN [BUCKETS]".into()),
     };
-    let wide = net.widened(hidden, buckets);
+    let wide = net.widened(hidden, buckets)?;
     std::fs::write(output, wide.to_bytes()).map_err(|e| format!("{output}: {e}"))?;
     println!("{output}: 768 -> {hidden}x2 -> 1, {buckets} bucket(s)");
     Ok(())

@@ -722,13 +722,15 @@ fn every_candidate_net_loads_and_is_named_by_its_hash() {
 
 #[test]
 fn a_widened_net_evaluates_every_position_as_the_narrow_one() {
-    // One bucket widened to 96 neurons and 3 buckets, and 2 buckets widened in
-    // width only: every path gives the narrow net's value on random positions.
+    // One bucket widened to 96 neurons and 3 buckets, 2 buckets widened in
+    // width only, and 2 grown to 8: every path gives the narrow net's value on
+    // random positions.
     for (seed, narrow, hidden, buckets) in [
         (21, random_net(21, 64, 1), 96, 3),
         (22, random_net(22, 32, 2), 64, 2),
+        (23, random_net(23, 32, 2), 32, 8),
     ] {
-        let wide = narrow.widened(hidden, buckets);
+        let wide = narrow.widened(hidden, buckets).unwrap();
         assert_eq!((wide.hidden, wide.buckets), (hidden, buckets));
         let a = Network::from_file(narrow, "narrow");
         let b = Network::from_file(wide, "wide");
@@ -750,6 +752,18 @@ fn a_widened_net_evaluates_every_position_as_the_narrow_one() {
         }
         assert!(checked > 100, "only {checked} positions");
     }
+}
+
+#[test]
+fn a_net_is_not_widened_into_buckets_that_straddle_its_own() {
+    // 3 buckets split the men at 2-12, 13-23, 24-32; 8 buckets of 4 would put
+    // 10-13 men (bucket 2) in two of them, so no copy keeps the evaluation.
+    let net = random_net(24, 32, 3);
+    let err = net.widened(32, 8).unwrap_err();
+    assert!(err.contains("do not each fall within one of 3"), "{err}");
+    assert!(net.widened(32, 2).unwrap_err().contains("cannot grow"));
+    assert!(net.widened(16, 3).unwrap_err().contains("cannot widen"));
+    assert_eq!(net.widened(64, 3).unwrap().hidden, 64);
 }
 
 // ---------------------------------------------------------------------------

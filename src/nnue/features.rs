@@ -208,20 +208,7 @@ pub const fn index(perspective: Color, piece: Piece, square: Square) -> usize {
     own * 384 + piece.kind().index() * 64 + sq
 }
 
-/// The output bucket for a position with `pieces` men on the board (kings and
-/// pawns included, 2 to 32) in a net with `buckets` buckets: equal slices of the
-/// piece count, so with 8 buckets it is `(pieces - 2) / 4`, bullet's
-/// `MaterialCount<8>`.
-#[inline(always)]
-pub const fn bucket(pieces: u32, buckets: usize) -> usize {
-    let per = 32usize.div_ceil(buckets);
-    let b = (pieces as usize).saturating_sub(2) / per;
-    if b < buckets {
-        b
-    } else {
-        buckets - 1
-    }
-}
+pub use super::file::bucket;
 
 /// The inputs of every piece on `board`, from both sides: `(white, black)` views.
 pub fn active<S: crate::attacks::Slider>(

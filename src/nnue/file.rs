@@ -80,6 +80,44 @@ pub const QB: i32 = 64;
 /// Bytes in the header.
 pub const HEADER: usize = 48;
 
+/// The output bucket for a position with `pieces` men on the board (kings and
+/// pawns included, 2 to 32) in a net with `buckets` buckets: equal slices of the
+/// piece count, so with 8 buckets it is `(pieces - 2) / 4`, bullet's
+/// `MaterialCount<8>`.
+#[inline(always)]
+pub const fn bucket(pieces: u32, buckets: usize) -> usize {
+    let per = 32usize.div_ceil(buckets);
+    let b = (pieces as usize).saturating_sub(2) / per;
+    if b < buckets {
+        b
+    } else {
+        buckets - 1
+    }
+}
+
+/// For a net grown from `before` output buckets to `after`, the old bucket each
+/// new one copies: the one its numbers of men fell in. Each new bucket must fall
+/// within one old one (8 grow from 1, 2 or 4, not from 3), or no copy keeps the
+/// evaluation; that is refused with the reason. `after` below `before` too.
+pub fn bucket_sources(before: usize, after: usize) -> Result<Vec<usize>, String> {
+    if before == 0 || after < before || after > MAX_BUCKETS {
+        return Err(format!("cannot grow {before} output bucket(s) to {after}"));
+    }
+    let mut source = vec![0; after];
+    for men in 2..=32 {
+        let (new, was) = (bucket(men, after), bucket(men, before));
+        if men > 2 && bucket(men - 1, after) == new && source[new] != was {
+            return Err(format!(
+                "{after} buckets do not each fall within one of {before}: bucket {new} would \
+                 hold positions of old buckets {} and {was}",
+                source[new]
+            ));
+        }
+        source[new] = was;
+    }
+    Ok(source)
+}
+
 /// Which inputs each perspective uses, by where its own king stands: the
 /// king buckets and the horizontal mirroring (see the module's doc).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -418,23 +456,27 @@ impl NetFile {
 
     /// This net with `hidden` neurons and `buckets` output buckets, computing the
     /// same: the new neurons' weights are all zero (a neuron at zero adds
-    /// nothing through the squared clipped ReLU), and new bucket `i` is a copy
-    /// of old bucket `i * buckets_before / buckets`, so with one bucket before
-    /// (or as many) every position meets the weights it met.
+    /// nothing through the squared clipped ReLU), and each new bucket is a copy
+    /// of the old one its numbers of men fell in ([`bucket_sources`]), so every
+    /// position meets the weights it met.
     /// `examples/widen_net.rs` writes one to measure what width costs in speed
-    /// alone. It is no start for training a wider net as it stands: a neuron
-    /// whose weights are all zero sits at zero, where the squared clipped ReLU's
-    /// slope is zero, so it never learns; such a start would give the new
-    /// neurons small random input weights (and still zero output weights).
+    /// alone. It is no start for training a wider net: a neuron whose weights
+    /// are all zero sits at zero, where the squared clipped ReLU's slope is
+    /// zero, so it never learns. `brokkr train --init` grows a net with random
+    /// input weights for the new neurons instead (`Net::grown`).
     ///
-    /// # Panics
-    /// If `hidden` is below the net's or `buckets` is 0.
-    pub fn widened(&self, hidden: usize, buckets: usize) -> NetFile {
+    /// # Errors
+    /// If `hidden` is below the net's, above [`MAX_HIDDEN`] or not a multiple
+    /// of 32, or the buckets cannot grow so ([`bucket_sources`]).
+    pub fn widened(&self, hidden: usize, buckets: usize) -> Result<NetFile, String> {
         let net = self;
-        assert!(
-            hidden >= net.hidden && buckets > 0,
-            "widened: {hidden} neurons, {buckets} buckets"
-        );
+        if !(net.hidden..=MAX_HIDDEN).contains(&hidden) || !hidden.is_multiple_of(32) {
+            return Err(format!(
+                "cannot widen {} neurons to {hidden} (a multiple of 32 up to {MAX_HIDDEN})",
+                net.hidden
+            ));
+        }
+        let source = bucket_sources(net.buckets, buckets)?;
         let (h, b) = (net.hidden, net.buckets);
         // Input weights: one row of `h` per input, each padded to `hidden`.
         let ft_weights = net
@@ -453,9 +495,7 @@ impl NetFile {
                 .collect()
         };
         let ft_bias = pad(&net.ft_bias);
-        // New bucket `i` is a copy of old bucket `i * b / buckets`: with one old
-        // bucket (or equal counts) every position meets the same weights as before.
-        let old = |i: usize| i * b / buckets;
+        let old = |i: usize| source[i];
         let out_weights = (0..buckets)
             .flat_map(|i| {
                 let w = &net.out_weights[old(i) * 2 * h..(old(i) + 1) * 2 * h];
@@ -470,7 +510,7 @@ impl NetFile {
             .chunks(b)
             .flat_map(|row| (0..buckets).map(move |i| row[old(i)]))
             .collect();
-        NetFile {
+        Ok(NetFile {
             version: net.version,
             hidden,
             buckets,
@@ -481,7 +521,7 @@ impl NetFile {
             out_weights,
             out_bias,
             psqt,
-        }
+        })
     }
 
     /// The checksum that names this net: its file's (the one it was read from,

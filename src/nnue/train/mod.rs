@@ -37,7 +37,7 @@ pub use data::{load, split, Loaded, Rng};
 pub use export::{dequantise, evaluate_float, evaluate_quantised, quantise};
 pub use kernel::{Loss, SCALE};
 
-use crate::nnue::features::{bucket, describe_layout, KingLayout};
+use crate::nnue::features::{describe_layout, KingLayout};
 use crate::nnue::file::{fnv1a, INPUTS, MAX_BUCKETS, MAX_HIDDEN};
 use crate::nnue::marlin::Record;
 use kernel::Worker;
@@ -215,20 +215,8 @@ impl Net {
             ));
         }
         let (h, b, nh, nb) = (old.hidden, old.buckets, shape.hidden, shape.buckets);
-        // The old bucket each new one copies: the one its numbers of men fall
-        // in, which must be one (8 buckets grow from 1, 2 or 4, not from 3).
-        let mut source = vec![0; nb];
-        for men in 2..=32 {
-            let (new, was) = (bucket(men, nb), bucket(men, b));
-            if men > 2 && bucket(men - 1, nb) == new && source[new] != was {
-                return Err(format!(
-                    "{nb} buckets do not each fall within one of {b}: bucket {new} would hold \
-                     positions of old buckets {} and {was}",
-                    source[new]
-                ));
-            }
-            source[new] = was;
-        }
+        // The old bucket each new one copies: the one its numbers of men fell in.
+        let source = crate::nnue::file::bucket_sources(b, nb)?;
         let mut rng = Rng::new(seed ^ 0x0067_2077_6e00_0001);
         let bound = 1.0 / (INPUTS as f32).sqrt();
         let mut random = || rng.symmetric() * bound;
