@@ -98,7 +98,8 @@ pub const fn bucket(pieces: u32, buckets: usize) -> usize {
 /// For a net grown from `before` output buckets to `after`, the old bucket each
 /// new one copies: the one its numbers of men fell in. Each new bucket must fall
 /// within one old one (8 grow from 1, 2 or 4, not from 3), or no copy keeps the
-/// evaluation; that is refused with the reason. `after` below `before` too.
+/// evaluation; that is refused with the reason, as are fewer buckets than
+/// `before` or more than [`MAX_BUCKETS`].
 pub fn bucket_sources(before: usize, after: usize) -> Result<Vec<usize>, String> {
     if before == 0 || after < before || after > MAX_BUCKETS {
         return Err(format!("cannot grow {before} output bucket(s) to {after}"));
