@@ -496,20 +496,20 @@ impl NetFile {
                 .collect()
         };
         let ft_bias = pad(&net.ft_bias);
-        let old = |i: usize| source[i];
-        let out_weights = (0..buckets)
-            .flat_map(|i| {
-                let w = &net.out_weights[old(i) * 2 * h..(old(i) + 1) * 2 * h];
+        let out_weights = source
+            .iter()
+            .flat_map(|&was| {
+                let w = &net.out_weights[was * 2 * h..(was + 1) * 2 * h];
                 let mut both = pad(&w[..h]);
                 both.extend(pad(&w[h..]));
                 both
             })
             .collect();
-        let out_bias = (0..buckets).map(|i| net.out_bias[old(i)]).collect();
+        let out_bias = source.iter().map(|&was| net.out_bias[was]).collect();
         let psqt = net
             .psqt
             .chunks(b)
-            .flat_map(|row| (0..buckets).map(move |i| row[old(i)]))
+            .flat_map(|row| source.iter().map(move |&was| row[was]))
             .collect();
         Ok(NetFile {
             version: net.version,
