@@ -10,7 +10,10 @@
 #
 # Always against the shipped net, never another candidate: generation 4's
 # screens (docs/network.md) showed two chained screens overstating a net by
-# about 20 Elo, each within its own ±14.5.
+# about 20 Elo, each within its own ±14.5. And a lead at nodes=5000 (depth 8,
+# the depth the data's labels come from) is no verdict: generation 5's
+# 512-neuron net led by 26 ± 15 there and was -7 ± 13 at tc=2+0.02. The
+# screen turns nets away; only the time control ships one.
 #
 # The summary ends OUT_DIR/screen-NAME-LIMIT.log (NAME: NET's file name
 # without .nnue); the games are in the .pgn beside it. Run from the
