@@ -59,7 +59,10 @@ alone, which compares runs of different --wdl or --k.
                    data); a larger
                    --hidden or --buckets, or --psqt, grows it into a net that
                    starts with the same evaluation (new buckets copy old ones,
-                   new neurons get random inputs and zero output weights)
+                   new neurons get random inputs and zero output weights). A
+                   file whose output scale is not 400 (docs/scripts/
+                   net-rescale.py) trains on at its own scale: the ratio is
+                   folded into the output weights, and the written net has 400
   --epochs N       passes over the training set (default 10)
   --batch N        positions a step (default 16384)
   --lr R           learning rate at the start (default 0.001)

@@ -52,6 +52,11 @@ pub fn quantise(net: &Net) -> NetFile {
 /// The float net a net file holds: every weight divided by its scale (so
 /// [`quantise`] gives the file back). A file whose PSQT weights are all zero
 /// has no PSQT path.
+///
+/// A file whose output `SCALE` is not the trainer's (400 centipawns a unit) has
+/// that ratio folded into what is linear in the output (output weights and
+/// biases, PSQT weights), so that the float net evaluates as the file does:
+/// a net rescaled by `docs/scripts/net-rescale.py` trains on at its new scale.
 pub fn dequantise(file: &NetFile) -> Net {
     let shape = super::Shape {
         hidden: file.hidden,
@@ -62,10 +67,15 @@ pub fn dequantise(file: &NetFile) -> Net {
     fn by(x: &[i16], q: i32) -> impl Iterator<Item = f32> + '_ {
         x.iter().map(move |&w| w as f32 / q as f32)
     }
-    let out = (QA * QB) as f64;
+    let rescale = file.scale as f64 / super::kernel::SCALE as f64;
+    let out = (QA * QB) as f64 / rescale;
     let mut params: Vec<f32> = by(&file.ft_weights, QA)
         .chain(by(&file.ft_bias, QA))
-        .chain(by(&file.out_weights, QB))
+        .chain(
+            file.out_weights
+                .iter()
+                .map(|&w| (w as f64 * rescale / QB as f64) as f32),
+        )
         .chain(file.out_bias.iter().map(|&b| (b as f64 / out) as f32))
         .collect();
     if shape.psqt {

@@ -280,6 +280,46 @@ fn train_a_dequantised_net_quantises_back_to_its_file() {
     }
 }
 
+/// A net file with another output `SCALE` (as `docs/scripts/net-rescale.py`
+/// writes) dequantises to a float net that evaluates as the file does: at
+/// twice the scale, the trainer's net has every output weight, output bias and
+/// PSQT weight doubled, exactly, and the trainer's scale again.
+#[test]
+fn train_a_rescaled_net_dequantises_with_its_scale_folded_in() {
+    let shape = Shape {
+        kings: crate::nnue::file::KingLayout::NONE,
+        hidden: 32,
+        buckets: 2,
+        psqt: true,
+    };
+    let file = Net::random(shape, 9).quantise();
+    let rescaled = NetFile {
+        scale: 2 * file.scale,
+        ..file.clone()
+    };
+    let back = dequantise(&rescaled).quantise();
+    let double16 = |v: &[i16]| v.iter().map(|&w| 2 * w).collect::<Vec<_>>();
+    let double32 = |v: &[i32]| v.iter().map(|&w| 2 * w).collect::<Vec<_>>();
+    assert_eq!(back.scale, file.scale);
+    assert_eq!(back.ft_weights, file.ft_weights);
+    assert_eq!(back.ft_bias, file.ft_bias);
+    assert_eq!(back.out_weights, double16(&file.out_weights));
+    assert_eq!(back.out_bias, double32(&file.out_bias));
+    assert_eq!(back.psqt, double32(&file.psqt));
+    assert!(file.psqt.iter().any(|&w| w != 0));
+    for fen in [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    ] {
+        let b = Board::<Magic>::from_fen(fen).unwrap();
+        let (one, two) = (evaluate_quantised(&file, &b), evaluate_quantised(&back, &b));
+        assert!(
+            (two - 2 * one).abs() <= 1,
+            "{fen}: {one} doubled is not {two}"
+        );
+    }
+}
+
 #[test]
 fn train_the_quantised_net_matches_the_float_net() {
     the_quantised_net_matches_the_float_net(false);
