@@ -38,7 +38,8 @@ import subprocess
 import sys
 
 
-def rescale(raw: bytes, factor: float) -> bytes:
+def rescale(raw: bytes, factor: float) -> tuple:
+    """IN's bytes with SCALE times factor, and that new SCALE."""
     b = bytearray(raw)
     if b[:8] != b"BRKKRNN1":
         sys.exit("net-rescale: not a brokkr net (no BRKKRNN1 magic)")
@@ -47,7 +48,7 @@ def rescale(raw: bytes, factor: float) -> bytes:
     if not 1 <= new <= 10_000:
         sys.exit(f"net-rescale: a scale of {new}; the format allows 1 to 10000")
     struct.pack_into("<I", b, 36, new)
-    return bytes(b)
+    return bytes(b), new
 
 
 def evals(brokkr: str, net: str, fens: list) -> list:
@@ -79,10 +80,10 @@ def main() -> None:
     if not 0.1 <= factor <= 10:
         sys.exit(f"net-rescale: factor {factor}: must be 0.1 to 10")
     with open(src, "rb") as f:
-        out = rescale(f.read(), factor)
+        out, scale = rescale(f.read(), factor)
     with open(dst, "wb") as f:
         f.write(out)
-    print(f"{dst}: {src} with SCALE {struct.unpack_from('<I', out, 36)[0]} (x {factor:.4f})")
+    print(f"{dst}: {src} with SCALE {scale} (x {factor:.4f})")
 
 
 if __name__ == "__main__":

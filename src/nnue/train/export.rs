@@ -64,22 +64,21 @@ pub fn dequantise(file: &NetFile) -> Net {
         psqt: file.psqt.iter().any(|&w| w != 0),
         kings: file.kings,
     };
-    fn by(x: &[i16], q: i32) -> impl Iterator<Item = f32> + '_ {
-        x.iter().map(move |&w| w as f32 / q as f32)
+    // Division in f64 rounded once more to f32 is the f32 quotient itself
+    // (f64 has more than twice f32's precision), so a file at the trainer's
+    // scale still dequantises to the weights that quantise back to it.
+    fn by<T: Copy + Into<f64>>(x: &[T], q: f64) -> impl Iterator<Item = f32> + '_ {
+        x.iter().map(move |&w| (w.into() / q) as f32)
     }
     let rescale = file.scale as f64 / super::kernel::SCALE as f64;
     let out = (QA * QB) as f64 / rescale;
-    let mut params: Vec<f32> = by(&file.ft_weights, QA)
-        .chain(by(&file.ft_bias, QA))
-        .chain(
-            file.out_weights
-                .iter()
-                .map(|&w| (w as f64 * rescale / QB as f64) as f32),
-        )
-        .chain(file.out_bias.iter().map(|&b| (b as f64 / out) as f32))
+    let mut params: Vec<f32> = by(&file.ft_weights, QA as f64)
+        .chain(by(&file.ft_bias, QA as f64))
+        .chain(by(&file.out_weights, QB as f64 / rescale))
+        .chain(by(&file.out_bias, out))
         .collect();
     if shape.psqt {
-        params.extend(file.psqt.iter().map(|&w| (w as f64 / out) as f32));
+        params.extend(by(&file.psqt, out));
     }
     Net { shape, params }
 }
