@@ -567,6 +567,54 @@ fn a_version_1_net_is_named_by_its_files_checksum() {
     assert_eq!(same.hash(), v2_checksum);
 }
 
+/// A net with another output scale (what `docs/scripts/net-rescale.py` writes:
+/// the same weights, `SCALE` changed) is another net, so it has another name:
+/// the checksum covers `SCALE` when it is not the trainer's 400. A file whose
+/// `SCALE` was changed without its checksum is refused as damaged, and a net
+/// at 400 keeps the name it always had, the FNV-1a of the bytes after the header.
+#[test]
+fn a_rescaled_net_has_a_name_of_its_own() {
+    use brokkr::nnue::file::{checksum, fnv1a, TRAINED_SCALE};
+    let net = tiny_net();
+    let bytes = net.to_bytes();
+    let stored = |b: &[u8]| u64::from_le_bytes(b[40..48].try_into().unwrap());
+    assert_eq!(stored(&bytes), fnv1a(&bytes[48..]));
+    assert_eq!(net.hash(), fnv1a(&bytes[48..]));
+
+    // Only the header's SCALE changed: the old checksum no longer fits.
+    let mut edited = bytes.clone();
+    edited[36..40].copy_from_slice(&354u32.to_le_bytes());
+    let err = NetFile::parse(&edited).unwrap_err();
+    assert!(err.contains("checksum mismatch"), "{err}");
+
+    // With the checksum the format defines, it reads, as a net of its own.
+    let sum = checksum(&edited[48..], 354);
+    edited[40..48].copy_from_slice(&sum.to_le_bytes());
+    let rescaled = NetFile::parse(&edited).unwrap();
+    assert_eq!(rescaled.scale, 354);
+    assert_ne!(rescaled.hash(), net.hash());
+    assert_eq!(rescaled.hash(), sum);
+    assert_eq!(rescaled.to_bytes(), edited);
+    assert_eq!(checksum(&bytes[48..], TRAINED_SCALE), net.hash());
+
+    // Same weights, another scale: the evaluation is the original's times
+    // 354 / 400, but for the rounding of the two final divisions.
+    let (a, b) = (
+        Network::from_file(net.clone(), "400"),
+        Network::from_file(rescaled, "354"),
+    );
+    assert_ne!(a.hash(), b.hash());
+    let mut differ = 0;
+    for seed in 0..40 {
+        let board = common::start::<Magic>(seed);
+        let (x, y) = (every_path(&a, &board)[0].1, every_path(&b, &board)[0].1);
+        let want = x as f64 * 354.0 / 400.0;
+        assert!((y as f64 - want).abs() <= 2.0, "seed {seed}: {x} -> {y}");
+        differ += (x != y) as usize;
+    }
+    assert!(differ > 0, "the scale changed no evaluation");
+}
+
 /// A PSQT weight beyond the limit (where 32 of them could overflow) is refused.
 #[test]
 fn a_psqt_weight_beyond_the_limit_is_refused() {

@@ -12,10 +12,11 @@ quantised output weights instead would add their rounding a second time:
 at `QB` = 64, 4.6 cp a position (standard deviation; up to 16 cp over 100
 positions, measured on g7c).
 
-The checksum covers the weights and not the header, so OUT keeps IN's name
-(its hash): it is a net to measure, and a start for `brokkr train --init`,
-which folds the scale into the float weights; the net that training writes
-has SCALE 400 again and a name of its own.
+OUT is another net with a name of its own: the checksum (the name) covers
+the bytes after the header, and SCALE too when it is not the trainer's 400
+(src/nnue/file.rs, `checksum`), so the script writes that checksum. OUT is
+also a start for `brokkr train --init`, which folds the scale into the float
+weights; the net that training writes has SCALE 400 again.
 
 Why: each generation learns from the search scores of the one before, and a
 search's score runs larger than the static evaluation it started from, so the
@@ -38,17 +39,38 @@ import subprocess
 import sys
 
 
+TRAINED_SCALE = 400
+HEADER = 48
+
+
+def fnv1a(data: bytes, h: int = 0xCBF29CE484222325) -> int:
+    for x in data:
+        h = ((h ^ x) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+def checksum(body: bytes, scale: int) -> int:
+    """The name: FNV-1a 64 of the body, carried on over SCALE unless it is 400."""
+    h = fnv1a(body)
+    return h if scale == TRAINED_SCALE else fnv1a(struct.pack("<I", scale), h)
+
+
 def rescale(raw: bytes, factor: float) -> tuple:
-    """IN's bytes with SCALE times factor, and that new SCALE."""
+    """IN's bytes with SCALE times factor and the checksum for it, SCALE, the name."""
     b = bytearray(raw)
     if b[:8] != b"BRKKRNN1":
         sys.exit("net-rescale: not a brokkr net (no BRKKRNN1 magic)")
     scale = struct.unpack_from("<I", b, 36)[0]
+    body = bytes(b[HEADER:])
+    if struct.unpack_from("<Q", b, 40)[0] != checksum(body, scale):
+        sys.exit("net-rescale: checksum mismatch: the file is damaged")
     new = round(scale * factor)
     if not 1 <= new <= 10_000:
         sys.exit(f"net-rescale: a scale of {new}; the format allows 1 to 10000")
+    name = checksum(body, new)
     struct.pack_into("<I", b, 36, new)
-    return bytes(b), new
+    struct.pack_into("<Q", b, 40, name)
+    return bytes(b), new, name
 
 
 def evals(brokkr: str, net: str, fens: list) -> list:
@@ -80,10 +102,10 @@ def main() -> None:
     if not 0.1 <= factor <= 10:
         sys.exit(f"net-rescale: factor {factor}: must be 0.1 to 10")
     with open(src, "rb") as f:
-        out, scale = rescale(f.read(), factor)
+        out, scale, name = rescale(f.read(), factor)
     with open(dst, "wb") as f:
         f.write(out)
-    print(f"{dst}: {src} with SCALE {scale} (x {factor:.4f})")
+    print(f"{dst}: {src} with SCALE {scale} (x {factor:.4f}), hash {name:016x}")
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@
 //! | 28 | `u32` | `QA`, the accumulator's scale, 255 |
 //! | 32 | `u32` | `QB`, the output weights' scale, 64 |
 //! | 36 | `u32` | `SCALE`, centipawns per unit of output, 400 |
-//! | 40 | `u64` | FNV-1a 64 hash of everything after the header |
+//! | 40 | `u64` | the checksum ([`checksum`]): FNV-1a 64 of everything after the header, and of `SCALE` when it is not 400 |
 //! | 48 | `u32` | version 3 only: king buckets `K` (1 to [`MAX_KING_BUCKETS`]) |
 //! | 52 | `u32` | version 3 only: flags, bit 0 = horizontal mirroring (the other bits 0) |
 //! | 56 | `[u8; 32]` | version 3 only: the king layout, the bucket of each own-king square of files a–d, `rank × 4 + file` |
@@ -50,6 +50,10 @@
 //! A net is named by its file's checksum (the `u64` at 40), whatever the
 //! version: a version-1 net keeps its version when written again, so that its
 //! name is the checksum of the file it came from, as `nets/DEFAULT` records it.
+//! The checksum covers `SCALE` too when it is not the trainer's 400, so a net
+//! rescaled by `docs/scripts/net-rescale.py` (the same weights, evaluations
+//! times a factor) has a name of its own, while every net with the scale the
+//! trainer writes keeps the name it always had.
 
 /// The first eight bytes of every net file.
 pub const MAGIC: &[u8; 8] = b"BRKKRNN1";
@@ -218,15 +222,38 @@ pub struct NetFile {
     pub psqt: Vec<i32>,
 }
 
-/// FNV-1a, 64 bits: the file's checksum (not a cryptographic hash; it finds a
-/// damaged or truncated file, and names a net in `info string`s).
+/// FNV-1a, 64 bits (not a cryptographic hash; it finds a damaged or
+/// truncated file, and names a net in `info string`s).
 pub fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= b as u64;
+    fnv1a_from(0xcbf2_9ce4_8422_2325, bytes)
+}
+
+/// FNV-1a 64 carried on from the state `h` over more bytes.
+const fn fnv1a_from(mut h: u64, bytes: &[u8]) -> u64 {
+    let mut i = 0;
+    while i < bytes.len() {
+        h ^= bytes[i] as u64;
         h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        i += 1;
     }
     h
+}
+
+/// The output scale every net the trainer writes has: centipawns per unit.
+pub const TRAINED_SCALE: u32 = 400;
+
+/// The checksum a file stores at offset 40, which names the net: FNV-1a 64 of
+/// `body` (everything after the header), carried on over `scale`'s four
+/// bytes when the scale is not [`TRAINED_SCALE`]. The weights alone would give
+/// a rescaled net its parent's name although it evaluates differently; the
+/// scale only when it differs keeps the names of all nets made before.
+pub fn checksum(body: &[u8], scale: u32) -> u64 {
+    let h = fnv1a(body);
+    if scale == TRAINED_SCALE {
+        h
+    } else {
+        fnv1a_from(h, &scale.to_le_bytes())
+    }
 }
 
 /// The size of a file of format `version` holding a net of this shape (one
@@ -340,7 +367,7 @@ impl NetFile {
             ));
         }
         let stored = u64::from_le_bytes(bytes[40..48].try_into().expect("8 bytes"));
-        let actual = fnv1a(&bytes[HEADER..]);
+        let actual = checksum(&bytes[HEADER..], scale);
         if stored != actual {
             return Err(format!(
                 "checksum mismatch (header {stored:016x}, contents {actual:016x}): the file is damaged"
@@ -450,7 +477,7 @@ impl NetFile {
         ] {
             out.extend_from_slice(&v.to_le_bytes());
         }
-        out.extend_from_slice(&fnv1a(&body).to_le_bytes());
+        out.extend_from_slice(&checksum(&body, self.scale as u32).to_le_bytes());
         out.extend_from_slice(&body);
         out
     }
