@@ -229,12 +229,10 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
 }
 
 /// FNV-1a 64 carried on from the state `h` over more bytes.
-const fn fnv1a_from(mut h: u64, bytes: &[u8]) -> u64 {
-    let mut i = 0;
-    while i < bytes.len() {
-        h ^= bytes[i] as u64;
+fn fnv1a_from(mut h: u64, bytes: &[u8]) -> u64 {
+    for &b in bytes {
+        h ^= b as u64;
         h = h.wrapping_mul(0x0000_0100_0000_01b3);
-        i += 1;
     }
     h
 }

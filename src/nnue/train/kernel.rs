@@ -15,8 +15,9 @@ use crate::nnue::features::{bucket, KingLayout, View};
 use crate::nnue::marlin::Record;
 use crate::types::{Color, Piece, PieceKind, Square};
 
-/// Centipawns per unit of the net's output (the net file's `SCALE`).
-pub const SCALE: f32 = 400.0;
+/// Centipawns per unit of the net's output: the `SCALE` of every net file the
+/// trainer writes.
+pub const SCALE: f32 = crate::nnue::file::TRAINED_SCALE as f32;
 /// Partial sums of a dot product.
 const LANES: usize = 16;
 
