@@ -596,6 +596,16 @@ fn a_rescaled_net_has_a_name_of_its_own() {
     assert_eq!(rescaled.hash(), sum);
     assert_eq!(rescaled.to_bytes(), edited);
     assert_eq!(checksum(&bytes[48..], TRAINED_SCALE), net.hash());
+    // `NetFile::rescaled` (`train --scale-to`) writes that very file, and
+    // refuses a scale the format does not hold.
+    assert_eq!(net.rescaled(354.0 / 400.0).unwrap().to_bytes(), edited);
+    for factor in [0.0, 26.0, f64::NAN, -1.0] {
+        let err = net.rescaled(factor).unwrap_err();
+        assert!(
+            err.contains("the format allows 1 to 10000"),
+            "{factor}: {err}"
+        );
+    }
 
     // Same weights, another scale: the evaluation is the original's times
     // 354 / 400, but for the rounding of the two final divisions.

@@ -29,7 +29,9 @@ centipawns and were fitted at g2a's scale or before it.
 the origin, of REF's evaluation on IN's over the FENs in POSITIONS (one a
 line; `FEN | ...` data lines are cut at the bar), as `brokkr eval` prints
 them. BROKKR (the environment variable; target/release/brokkr by default)
-does the evaluating.
+does the evaluating. `brokkr train --scale-to REF` makes the same fit on its
+validation positions and writes the trained net rescaled; this script is for
+a net that exists.
 
 Std only. The format is src/nnue/file.rs's.
 """

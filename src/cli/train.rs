@@ -4,6 +4,7 @@
 use super::text::escape_short;
 use super::Args;
 use crate::nnue::features::{KingLayout, LAYOUTS};
+use crate::nnue::file::NetFile;
 use crate::nnue::marlin::Record;
 use crate::nnue::train::{self, Config, Event, Loss, Shape, State};
 use std::io::{IsTerminal, Write};
@@ -63,6 +64,14 @@ alone, which compares runs of different --wdl or --k.
                    file whose output scale is not 400 (docs/scripts/
                    net-rescale.py) trains on at its own scale: the ratio is
                    folded into the output weights, and the written net has 400
+  --scale-to REF   after the last epoch, give the written net REF's scale: fit
+                   REF's evaluations to the net's on the validation positions
+                   (the training ones with --val 0; up to 100,000, evenly
+                   spread) in least squares, and write the net with its output
+                   scale times that factor. Each generation learns from search
+                   scores, which run larger than the static evaluation, so a
+                   net's scale grows link by link; the search's margins were
+                   fitted at one scale (docs/network.md)
   --epochs N       passes over the training set (default 10)
   --batch N        positions a step (default 16384)
   --lr R           learning rate at the start (default 0.001)
@@ -120,6 +129,7 @@ const OPTIONS: &[&str] = &[
     "resume",
     "init",
     "king-buckets",
+    "scale-to",
 ];
 
 /// Take every `--NAME FILE` (or `--NAME=FILE`) out of `args`: the options
@@ -159,6 +169,8 @@ struct Options {
     /// The fraction held out for validation.
     val: f64,
     mirror: bool,
+    /// `--scale-to`: the path as given, and the net.
+    scale_to: Option<(String, NetFile)>,
     cfg: Config,
 }
 
@@ -183,13 +195,11 @@ impl Options {
         let resume = a.value("resume").map(State::read).transpose()?;
         let init = match a.value("init") {
             None => None,
-            Some(path) => {
-                let bytes =
-                    std::fs::read(path).map_err(|e| format!("cannot read '{path}': {e}"))?;
-                let file = crate::nnue::file::NetFile::parse(&bytes)
-                    .map_err(|e| format!("--init {path}: {e}"))?;
-                Some(train::dequantise(&file))
-            }
+            Some(path) => Some(train::dequantise(&read_net("--init", path)?)),
+        };
+        let scale_to = match a.value("scale-to") {
+            None => None,
+            Some(path) => Some((path.to_string(), read_net("--scale-to", path)?)),
         };
         if init.is_some() && resume.is_some() {
             return Err("--init and --resume exclude each other".to_string());
@@ -253,6 +263,7 @@ impl Options {
             lr_end,
             val,
             mirror: a.flag("mirror"),
+            scale_to,
             cfg,
         })
     }
@@ -265,7 +276,11 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     report_setup(&o, &val_set, out)?;
     let resume = o.resume.take();
     let state = train_and_write(&o, &train_set, &val_set, resume, out)?;
-    let file = state.net.quantise();
+    let mut file = state.net.quantise();
+    if let Some((path, reference)) = &o.scale_to {
+        file = to_scale_of(file, path, reference, &train_set, &val_set, out)?;
+        train::write_file(&o.net_out, &file.to_bytes())?;
+    }
     say!(
         out,
         "train: wrote {} (hidden {}, {} bucket(s), hash {:016x}) after {} epochs, {:.1} s in all",
@@ -284,6 +299,46 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
         );
     }
     Ok(())
+}
+
+/// The net file at `path`, for the option `what`.
+fn read_net(what: &str, path: &str) -> Result<NetFile, String> {
+    let bytes = std::fs::read(path)
+        .map_err(|e| format!("{what}: cannot read '{}': {e}", escape_short(path)))?;
+    NetFile::parse(&bytes).map_err(|e| format!("{what} {}: {e}", escape_short(path)))
+}
+
+/// `file` at the scale of `reference` (`--scale-to path`), fitted on the
+/// validation positions (the training ones when none is held out), saying
+/// the factor.
+fn to_scale_of(
+    file: NetFile,
+    path: &str,
+    reference: &NetFile,
+    train_set: &[Record],
+    val_set: &[Record],
+    out: &mut dyn Write,
+) -> Result<NetFile, String> {
+    let (set, which) = if val_set.is_empty() {
+        (train_set, "training")
+    } else {
+        (val_set, "validation")
+    };
+    let path = escape_short(path);
+    let (factor, n) = train::scale_fit(&file, reference, set).ok_or_else(|| {
+        format!("--scale-to {path}: no fit: the trained net evaluates every {which} position at 0")
+    })?;
+    let scaled = file
+        .rescaled(factor)
+        .map_err(|e| format!("--scale-to {path}: {e}"))?;
+    say!(
+        out,
+        "train: --scale-to {path}: on {n} {which} positions it evaluates {factor:.4} x the \
+         trained net; written with output scale {} (trained at {})",
+        scaled.scale,
+        file.scale
+    );
+    Ok(scaled)
 }
 
 /// Read the data (`--data`, then `--extra` for training only, mirrored with
@@ -683,5 +738,42 @@ mod tests {
         bad.extend(["--out", &net, "--init", &data]);
         let e = run(&args(&bad), &mut Vec::new()).unwrap_err();
         assert!(e.contains("not a brokkr net"), "{e}");
+
+        // --scale-to writes the net at another's scale: here `more`'s scale
+        // times 0.6, so a net trained on from `more` comes out near 240.
+        let records = train::load(std::slice::from_ref(&data), 1).unwrap().records;
+        let parent = NetFile::parse(&std::fs::read(&more).unwrap()).unwrap();
+        let reference = s(&dir.join("reference.nnue"));
+        std::fs::write(&reference, parent.rescaled(0.6).unwrap().to_bytes()).unwrap();
+        let scaled = s(&dir.join("scaled.nnue"));
+        let mut to_scale = start.clone();
+        to_scale.extend(["--out", &scaled, "--init", &more, "--scale-to", &reference]);
+        let mut out = Vec::new();
+        run(&args(&to_scale), &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains("written with output scale"), "{text}");
+        let written = NetFile::parse(&std::fs::read(&scaled).unwrap()).unwrap();
+        assert!((200..=280).contains(&written.scale), "{text}");
+        let reference_file = NetFile::parse(&std::fs::read(&reference).unwrap()).unwrap();
+        let (factor, n) = train::scale_fit(&written, &reference_file, &records).unwrap();
+        assert!(
+            n > 100 && (factor - 1.0).abs() < 0.05,
+            "{factor} on {n}: {text}"
+        );
+        // The same run without it writes the trainer's scale.
+        to_scale.truncate(to_scale.len() - 2);
+        run(&args(&to_scale), &mut Vec::new()).unwrap();
+        let plain = NetFile::parse(&std::fs::read(&scaled).unwrap()).unwrap();
+        assert_eq!(plain.scale, crate::nnue::file::TRAINED_SCALE as i32);
+        // A reference that is no net, or no file, is refused before training.
+        for (what, why) in [
+            (&data, "not a brokkr net"),
+            (&more.replace("more", "none"), "cannot read"),
+        ] {
+            let mut bad = start.clone();
+            bad.extend(["--out", &scaled, "--scale-to", what]);
+            let e = run(&args(&bad), &mut Vec::new()).unwrap_err();
+            assert!(e.starts_with("--scale-to") && e.contains(why), "{e}");
+        }
     }
 }

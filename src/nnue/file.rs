@@ -550,6 +550,30 @@ impl NetFile {
         })
     }
 
+    /// This net with its output scale (centipawns per unit) multiplied by
+    /// `factor` and rounded: the same weights, so every evaluation is this
+    /// net's times `factor` but for that rounding. Scaling the quantised
+    /// output weights instead would round them a second time. The result has
+    /// a name of its own ([`checksum`]); `docs/scripts/net-rescale.py` writes
+    /// the same file.
+    ///
+    /// # Errors
+    /// If the new scale falls outside the format's 1 to 10,000 (or `factor`
+    /// is not a number).
+    pub fn rescaled(&self, factor: f64) -> Result<NetFile, String> {
+        let scale = (f64::from(self.scale) * factor).round();
+        if !(1.0..=10_000.0).contains(&scale) {
+            return Err(format!(
+                "an output scale of {scale} ({} x {factor:.4}): the format allows 1 to 10000",
+                self.scale
+            ));
+        }
+        Ok(NetFile {
+            scale: scale as i32,
+            ..self.clone()
+        })
+    }
+
     /// The checksum that names this net: its file's (the one it was read from,
     /// or the one [`NetFile::to_bytes`] writes, which is the same).
     pub fn hash(&self) -> u64 {

@@ -6,6 +6,7 @@ use crate::attacks::Slider;
 use crate::board::Board;
 use crate::nnue::features::{bucket, View};
 use crate::nnue::file::{NetFile, PSQT_LIMIT, QA, QB, VERSION, VERSION_KINGS};
+use crate::nnue::marlin::Record;
 use crate::types::Square;
 
 /// The float net quantised as the engine runs it: input weights and biases ×
@@ -135,6 +136,33 @@ pub fn evaluate_quantised<S: Slider>(net: &NetFile, board: &Board<S>) -> i32 {
     (((sum / QA) as i64 + net.out_bias[b] as i64 + linear) * net.scale as i64 / (QA * QB) as i64)
         as i32
 }
+
+/// The factor that fits `reference`'s evaluations to `net`'s, `reference ≈
+/// factor × net` in least squares through the origin, over the positions of
+/// `records` (at most [`SCALE_FIT_POSITIONS`] of them, evenly spread), with
+/// the number it was fitted on: `docs/scripts/net-rescale.py --match`'s fit.
+/// [`NetFile::rescaled`] by it, `net` evaluates at `reference`'s scale.
+/// `None` if no record decodes, or `net` evaluates every one at zero.
+pub fn scale_fit(net: &NetFile, reference: &NetFile, records: &[Record]) -> Option<(f64, usize)> {
+    let step = records.len().div_ceil(SCALE_FIT_POSITIONS).max(1);
+    let (mut xy, mut xx, mut n) = (0.0f64, 0.0f64, 0usize);
+    for r in records.iter().step_by(step) {
+        let Ok(board) = r.to_board::<crate::attacks::Magic>() else {
+            continue;
+        };
+        let x = f64::from(evaluate_quantised(net, &board));
+        let y = f64::from(evaluate_quantised(reference, &board));
+        xy += x * y;
+        xx += x * x;
+        n += 1;
+    }
+    (xx > 0.0).then(|| (xy / xx, n))
+}
+
+/// The most positions [`scale_fit`] evaluates: a fit on 300 positions moved
+/// the factor by about 1% between samples, and 100,000 take each net about a
+/// second.
+pub const SCALE_FIT_POSITIONS: usize = 100_000;
 
 /// The float net's evaluation of `board` in centipawns (from the side to
 /// move's side), unrounded.
