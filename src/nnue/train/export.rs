@@ -159,9 +159,10 @@ pub fn scale_fit(net: &NetFile, reference: &NetFile, records: &[Record]) -> Opti
     (xx > 0.0).then(|| (xy / xx, n))
 }
 
-/// The most positions [`scale_fit`] evaluates: a fit on 300 positions moved
-/// the factor by about 1% between samples, and 100,000 take each net about a
-/// second.
+/// The most positions [`scale_fit`] evaluates. Enough: for `g8b` the fit on
+/// 92,853 validation positions and `net-rescale.py --match`'s on 300 FENs
+/// differed by 1.6%. And cheap: the two nets' evaluations, the hand-written
+/// evaluation's loss and the written net's took 1.8 s of a 140 s run.
 pub const SCALE_FIT_POSITIONS: usize = 100_000;
 
 /// The float net's evaluation of `board` in centipawns (from the side to
