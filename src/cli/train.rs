@@ -768,7 +768,7 @@ mod tests {
         // A reference that is no net, or no file, is refused before training.
         for (what, why) in [
             (&data, "not a brokkr net"),
-            (&more.replace("more", "none"), "cannot read"),
+            (&s(&dir.join("none.nnue")), "cannot read"),
         ] {
             let mut bad = start.clone();
             bad.extend(["--out", &scaled, "--scale-to", what]);

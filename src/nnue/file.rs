@@ -240,6 +240,9 @@ fn fnv1a_from(mut h: u64, bytes: &[u8]) -> u64 {
 /// The output scale every net the trainer writes has: centipawns per unit.
 pub const TRAINED_SCALE: u32 = 400;
 
+/// The largest output scale a file may hold (the smallest is 1).
+pub const MAX_SCALE: u32 = 10_000;
+
 /// The checksum a file stores at offset 40, which names the net: FNV-1a 64 of
 /// `body` (everything after the header), carried on over `scale`'s four
 /// bytes when the scale is not [`TRAINED_SCALE`]. The weights alone would give
@@ -327,8 +330,8 @@ impl NetFile {
                 "quantisation QA={qa} QB={qb}: brokkr's inference uses QA={QA} QB={QB}"
             ));
         }
-        if scale == 0 || scale > 10_000 {
-            return Err(format!("output scale {scale}: must be 1 to 10000"));
+        if !(1..=MAX_SCALE).contains(&scale) {
+            return Err(format!("output scale {scale}: must be 1 to {MAX_SCALE}"));
         }
         let kings = if version >= VERSION_KINGS {
             if bytes.len() < HEADER + KING_BLOCK {
@@ -562,9 +565,9 @@ impl NetFile {
     /// is not a number).
     pub fn rescaled(&self, factor: f64) -> Result<NetFile, String> {
         let scale = (f64::from(self.scale) * factor).round();
-        if !(1.0..=10_000.0).contains(&scale) {
+        if !(1.0..=f64::from(MAX_SCALE)).contains(&scale) {
             return Err(format!(
-                "an output scale of {scale} ({} x {factor:.4}): the format allows 1 to 10000",
+                "an output scale of {scale} ({} x {factor:.4}): the format allows 1 to {MAX_SCALE}",
                 self.scale
             ));
         }

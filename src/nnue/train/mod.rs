@@ -34,9 +34,7 @@ pub mod export;
 pub mod kernel;
 
 pub use data::{load, split, Loaded, Rng};
-pub use export::{
-    dequantise, evaluate_float, evaluate_quantised, quantise, scale_fit, SCALE_FIT_POSITIONS,
-};
+pub use export::{dequantise, evaluate_float, evaluate_quantised, quantise, scale_fit};
 pub use kernel::{Loss, SCALE};
 
 use crate::nnue::features::{describe_layout, KingLayout};
