@@ -61,11 +61,16 @@ search_switches! {
     /// The hash move reduced by a ply when not singular but above beta.
     negative_extension: "NegativeExtension" = true;
     iir: "IIR" = true;
+    /// ProbCut: a capture whose reduced search beats beta by a margin cuts the node.
+    probcut: "ProbCut" = true;
     /// Razoring. Off by default: turned off together with `reduce_captures`,
     /// Win At Chess at 1 s rose from 282 to 291 with the net, and the games
     /// gained +12.7 ± 11.1 Elo at 2s+0.02s over 1,786 (docs/strength.md).
     razoring: "Razoring" = false;
     aspiration: "Aspiration" = true;
+    /// Time: the soft limit scaled by the best move's share of the nodes. Off
+    /// by default until its row is played (docs/strength.md).
+    node_time: "NodeTime" = false;
     /// The quiet history's part in the late-move reduction.
     history: "History" = true;
     /// Late-move reductions of captures and promotions at non-PV nodes (off:

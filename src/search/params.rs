@@ -106,6 +106,14 @@ search_params! {
     nmp_verify_depth: "NmpVerifyDepth" = 14, 6..=20, step 1;
     /// Internal iterative reduction: from this depth a node without a hash move loses a ply.
     iir_min_depth: "IirMinDepth" = 4, 2..=8, step 1;
+    /// ProbCut: the least depth.
+    probcut_min_depth: "ProbCutMinDepth" = 5, 3..=8, step 1;
+    /// ProbCut: how far above beta a capture's shallow search must reach, in centipawns.
+    probcut_margin: "ProbCutMargin" = 200, 80..=400, step 15;
+    /// ProbCut: the margin's cut when the static evaluation is improving.
+    probcut_improving: "ProbCutImproving" = 60, 0..=150, step 10;
+    /// ProbCut: the shallow search is this many plies shallower than the node.
+    probcut_reduction: "ProbCutReduction" = 4, 3..=5, step 1;
     /// Late move pruning: the depth up to which quiet moves after `(LmpBase + depth^2) / (2 - improving)` are skipped.
     lmp_depth: "LmpDepth" = 8, 3..=12, step 1;
     /// Late move pruning: the quiet moves kept at depth 0.

@@ -2,7 +2,9 @@
 //! thread stops deepening.
 //!
 //! A move gets a soft limit (no new iteration after it, scaled by how settled the
-//! search looks) and a hard limit (stop at once). Both are computed once per
+//! search looks: the best move's stability, the score's drop and, with
+//! `Feature_NodeTime`, the best move's share of the nodes) and a hard limit
+//! (stop at once). Both are computed once per
 //! `go` by [`TimeBudget::new`]; the main search thread asks
 //! [`TimeBudget::stop_iterating`] after each iteration and compares the hard
 //! limit in its periodic poll.
@@ -19,6 +21,11 @@ pub struct TimeBudget {
     pub hard: Duration,
 }
 
+/// The node-based scaling of the soft limit: `(NODE_SHARE_BASE - share) *
+/// NODE_SHARE_SCALE`, where `share` is the part of the search's nodes spent
+/// below the best move: 0.68 when it took them all, 1.35 at half, 2.0 at none.
+const NODE_SHARE_BASE: f64 = 1.5;
+const NODE_SHARE_SCALE: f64 = 1.35;
 /// Moves planned for in sudden death.
 const SUDDEN_DEATH_MOVES: f64 = 25.0;
 /// The share of the increment every move plans on spending: it comes back.
@@ -112,14 +119,27 @@ impl TimeBudget {
     }
 
     /// Whether the main thread should not start another iteration, after
-    /// `elapsed`, with the best move unchanged for `stability` iterations and the
-    /// score fallen by `score_drop` centipawns since the last one.
-    pub fn stop_iterating(&self, elapsed: Duration, stability: i32, score_drop: i32) -> bool {
+    /// `elapsed`, with the best move unchanged for `stability` iterations, the
+    /// score fallen by `score_drop` centipawns since the last one, and, when
+    /// given, `best_share` of the search's nodes spent below the best move.
+    pub fn stop_iterating(
+        &self,
+        elapsed: Duration,
+        stability: i32,
+        score_drop: i32,
+        best_share: Option<f64>,
+    ) -> bool {
         // A best move that keeps changing earns more time; a settled one less.
         let stability_factor = [1.8, 1.4, 1.15, 1.0, 0.9, 0.8][stability.clamp(0, 5) as usize];
         // A score that drops earns more time to find a way out.
         let drop_factor = 1.0 + score_drop.clamp(0, 150) as f64 / 150.0;
-        let soft = self.soft.as_secs_f64() * stability_factor * drop_factor;
+        // A best move that took most of the nodes has few rivals (the others
+        // were refuted cheaply); a small share says the others were hard to
+        // refute, and the choice may still change.
+        let node_factor = best_share.map_or(1.0, |f| {
+            (NODE_SHARE_BASE - f.clamp(0.0, 1.0)) * NODE_SHARE_SCALE
+        });
+        let soft = self.soft.as_secs_f64() * stability_factor * drop_factor * node_factor;
         elapsed.as_secs_f64() >= soft.min(self.hard.as_secs_f64())
     }
 }
@@ -224,12 +244,29 @@ mod tests {
             soft: ms(100),
             hard: ms(400),
         };
-        assert!(b.stop_iterating(ms(100), 3, 0));
-        assert!(!b.stop_iterating(ms(100), 0, 0), "a changing best move");
-        assert!(!b.stop_iterating(ms(100), 3, 100), "a falling score");
+        assert!(b.stop_iterating(ms(100), 3, 0, None));
         assert!(
-            b.stop_iterating(ms(400), 0, 150),
+            !b.stop_iterating(ms(100), 0, 0, None),
+            "a changing best move"
+        );
+        assert!(!b.stop_iterating(ms(100), 3, 100, None), "a falling score");
+        assert!(
+            b.stop_iterating(ms(400), 0, 150, Some(0.0)),
             "never past the hard limit"
         );
+    }
+
+    #[test]
+    fn a_best_move_with_few_of_the_nodes_gets_more_time() {
+        let b = TimeBudget {
+            soft: ms(100),
+            hard: ms(400),
+        };
+        // Settled (stability 3: factor 1.0), at 100 ms of a 100 ms soft limit.
+        assert!(b.stop_iterating(ms(100), 3, 0, Some(0.95)));
+        assert!(!b.stop_iterating(ms(100), 3, 0, Some(0.3)));
+        // The share scales the limit both ways: 0.95 stops before the soft limit.
+        assert!(b.stop_iterating(ms(80), 3, 0, Some(0.95)));
+        assert!(!b.stop_iterating(ms(80), 3, 0, None));
     }
 }

@@ -218,7 +218,10 @@ impl<E: Engine> Worker<'_, E> {
             return true;
         }
         let drop = if last == VALUE_NONE { 0 } else { last - score };
-        budget.stop_iterating(self.shared.start.elapsed(), stability, drop)
+        // The best move's share of the nodes (Feature_NodeTime).
+        let share = (self.features.node_time && self.nodes > 0)
+            .then(|| self.root_moves[0].nodes as f64 / self.nodes as f64);
+        budget.stop_iterating(self.shared.start.elapsed(), stability, drop, share)
     }
 
     /// Search the current PV line with an aspiration window around its last score

@@ -2,7 +2,7 @@
 //! extensions and late-move reductions, in numbered steps.
 //!
 //! Each step has one `// Step N.` comment, in order, in `search` or in the
-//! helper it calls (whose doc names the step); steps 2 to 10 have Stockfish's
+//! helper it calls (whose doc names the step); steps 2 to 11 have Stockfish's
 //! numbers. `search` stays one function, long as it is, so the steps read in
 //! order in one place.
 
@@ -169,7 +169,15 @@ impl<E: Engine> Worker<'_, E> {
             node.depth -= 1;
         }
 
-        // Step 11. The move loop.
+        // Step 11. ProbCut (`probcut`): a good capture whose reduced search
+        // beats beta by a margin settles the node.
+        if !PV && !in_check && excluded.is_null() && self.features.probcut {
+            if let Some(v) = self.probcut(&node, tt_hit, tt_move) {
+                return v;
+            }
+        }
+
+        // Step 12. The move loop.
         let us = self.board.side_to_move();
         let prev = *self.stack.before(ply, 1);
         let counter = match prev.moved() {
@@ -244,7 +252,7 @@ impl<E: Engine> Worker<'_, E> {
                 hist,
             };
 
-            // Step 12. Pruning at shallow depth, once a line that does not lose
+            // Step 13. Pruning at shallow depth, once a line that does not lose
             // to mate is in hand.
             if !root
                 && best_score > -MATE_IN_MAX
@@ -254,7 +262,7 @@ impl<E: Engine> Worker<'_, E> {
                 continue;
             }
 
-            // Step 13. Extensions, bounded by the path's total so the tree cannot
+            // Step 14. Extensions, bounded by the path's total so the tree cannot
             // explode. The singular search may instead show a cut (multi-cut).
             let mut extension = 0;
             let ext_budget = self.stack.at(ply).extensions
@@ -277,19 +285,20 @@ impl<E: Engine> Worker<'_, E> {
                 }
             }
 
-            // Step 14. Play the move. The child's line starts empty: only a PV
+            // Step 15. Play the move. The child's line starts empty: only a PV
             // search of this move may fill it, so a zero-window fail-high never
             // copies a line left over from another move.
             let new_depth = node.depth - 1 + extension;
             if PV {
                 self.pv_len[ply + 1] = ply + 1;
             }
+            let nodes_before = self.nodes;
             let undo = self.make(m, ply);
             self.stack.after_mut(ply, 1).extensions =
                 self.stack.at(ply).extensions + extension.max(0);
             let mut score;
 
-            // Step 15. Late move reductions (OliThink reduced late moves too), then PVS.
+            // Step 16. Late move reductions (OliThink reduced late moves too), then PVS.
             // Captures and promotions are searched to full depth unless
             // `reduce_captures` is on: reducing them at non-PV nodes hid
             // sacrifices (docs/strength.md, Win At Chess).
@@ -350,14 +359,15 @@ impl<E: Engine> Worker<'_, E> {
                 return 0;
             }
 
-            // Step 16. The root keeps each move's score and line.
+            // Step 17. The root keeps each move's score and line.
             if root {
                 let line = &self.pv[ply + 1][ply + 1..self.pv_len[ply + 1].max(ply + 1)];
                 let kept = (move_count == 1 || score > node.alpha).then_some(score);
                 self.root_moves.record(m, kept, self.seldepth, line);
+                self.root_moves.add_nodes(m, self.nodes - nodes_before);
             }
 
-            // Step 17. New best move?
+            // Step 18. New best move?
             if score > best_score {
                 best_score = score;
                 if score > node.alpha {
@@ -384,7 +394,7 @@ impl<E: Engine> Worker<'_, E> {
             }
         }
 
-        // Step 18. Mate or stalemate.
+        // Step 19. Mate or stalemate.
         if move_count == 0 {
             return if !excluded.is_null() {
                 node.alpha
@@ -395,7 +405,7 @@ impl<E: Engine> Worker<'_, E> {
             };
         }
 
-        // Step 19. Learn from a cut-off.
+        // Step 20. Learn from a cut-off.
         if best_score >= beta && !best_move.is_null() {
             self.update_histories(
                 ply,
@@ -406,7 +416,7 @@ impl<E: Engine> Worker<'_, E> {
             );
         }
 
-        // Step 20. Store, and correct the evaluation by what the search found.
+        // Step 21. Store, and correct the evaluation by what the search found.
         // A tablebase loss or draw found above caps a PV node's score.
         if PV {
             best_score = best_score.min(max_score);
@@ -541,6 +551,79 @@ impl<E: Engine> Worker<'_, E> {
         None
     }
 
+    /// Step 11, ProbCut (Buro's, as Stockfish uses it): at a non-PV node deep
+    /// enough, each capture that wins at least what beta plus a margin needs by
+    /// SEE is tried, first by quiescence, then, if that holds, by a search
+    /// `ProbCutReduction` plies shallower, both in the zero window at
+    /// `beta + margin`. A capture that beats it there would very likely beat
+    /// beta at full depth: the node returns, its score pulled back towards
+    /// beta by the margin, and the hash keeps the capture as a lower bound.
+    fn probcut(&mut self, node: &Node, tt_hit: Option<TtHit>, tt_move: Move) -> Option<i32> {
+        let Node {
+            ply,
+            depth,
+            beta,
+            cut_node,
+            improving,
+            evals,
+            ..
+        } = *node;
+        if depth < self.params.probcut_min_depth || beta.abs() >= MATE_IN_MAX {
+            return None;
+        }
+        let pc_beta =
+            beta + self.params.probcut_margin - self.params.probcut_improving * improving as i32;
+        let probe_depth = depth - self.params.probcut_reduction;
+        // The hash already holds a search nearly this deep that stayed below.
+        if tt_hit
+            .is_some_and(|h| h.depth > probe_depth && h.score != VALUE_NONE && h.score < pc_beta)
+        {
+            return None;
+        }
+        let tt_noisy = if !tt_move.is_null() && is_noisy(&self.board, tt_move) {
+            tt_move
+        } else {
+            Move::NULL
+        };
+        let mut picker = MovePicker::new_qsearch(false, tt_noisy, false);
+        let see_needed = pc_beta - evals.corrected;
+        let extensions = self.stack.at(ply).extensions;
+        loop {
+            let cont = self.cont_tables(ply);
+            let Some(m) = picker.next::<E>(&self.board, &self.data.histories, cont, |_, _| true)
+            else {
+                break;
+            };
+            if !self.board.see_ge(m, see_needed) {
+                continue;
+            }
+            let undo = self.make(m, ply);
+            self.stack.after_mut(ply, 1).extensions = extensions;
+            // Quiescence first: a capture that cannot hold even there is not
+            // worth the deeper search.
+            let mut v = -self.qsearch::<false>(-pc_beta, -pc_beta + 1, ply + 1, false);
+            if v >= pc_beta && probe_depth > 0 {
+                v = -self.search::<false>(-pc_beta, -pc_beta + 1, probe_depth, ply + 1, !cut_node);
+            }
+            self.unmake(m, &undo);
+            if self.stopped {
+                return Some(0);
+            }
+            if v >= pc_beta {
+                let key = self.board.key();
+                self.shared
+                    .tt
+                    .store(key, m, v, evals.raw, probe_depth + 1, Bound::Lower, ply);
+                return Some(if v.abs() < MATE_IN_MAX {
+                    v - (pc_beta - beta)
+                } else {
+                    v
+                });
+            }
+        }
+        None
+    }
+
     fn null_move(&mut self, beta: i32, depth: i32, ply: usize, cut_node: bool) -> i32 {
         let f = self.stack.at_mut(ply);
         f.mv = Move::NULL;
@@ -564,7 +647,7 @@ impl<E: Engine> Worker<'_, E> {
         v
     }
 
-    /// Step 12: whether move `m` is pruned before it is searched. Inlined: once
+    /// Step 13: whether move `m` is pruned before it is searched. Inlined: once
     /// the margins became run-time parameters the compiler stopped inlining it,
     /// and the call cost 2.9% more instructions in `bench 6` (359.1 M against
     /// 348.9 M outside memset, under callgrind).
@@ -635,7 +718,7 @@ impl<E: Engine> Worker<'_, E> {
             })
     }
 
-    /// Step 13, the singular search of the hash move `m` (the entry allows one:
+    /// Step 14, the singular search of the hash move `m` (the entry allows one:
     /// [`Self::singular_applies`]): if every other move
     /// fails well below the hash score, `m` is the only good one and is searched
     /// deeper; if even the margin beats beta, more than one move does (multi-cut);
@@ -669,7 +752,7 @@ impl<E: Engine> Worker<'_, E> {
         }
     }
 
-    /// Step 13, the other extensions: for a move the singular search did not
+    /// Step 14, the other extensions: for a move the singular search did not
     /// judge.
     fn extension(&self, candidate: &Candidate, single_reply: bool, prev: Frame, pv: bool) -> i32 {
         let f = self.features;
@@ -711,7 +794,7 @@ impl<E: Engine> Worker<'_, E> {
     }
 }
 
-/// A node as its pruning sees it (steps 7-9 and 12): fixed once its static
+/// A node as its pruning sees it (steps 7-9, 11 and 13): fixed once its static
 /// evaluation is known (step 6), but for `depth`, which internal iterative
 /// reduction may lower (step 10), and `alpha`, which the move loop raises.
 #[derive(Clone, Copy)]

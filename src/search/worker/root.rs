@@ -28,6 +28,8 @@ pub(super) struct RootMove {
     pub pv: Vec<Move>,
     /// The score the tablebases give the move, when the root is in them.
     pub tb_score: Option<i32>,
+    /// The nodes searched below the move, over every iteration so far.
+    pub nodes: u64,
 }
 
 impl RootMove {
@@ -64,6 +66,7 @@ impl RootMoves {
                 seldepth: 0,
                 pv: vec![mv],
                 tb_score: None,
+                nodes: 0,
             })
             .collect();
         moves.sort_by_key(|r| r.mv.bits());
@@ -106,6 +109,13 @@ impl RootMoves {
     /// The entry of move `m`.
     pub fn find_mut(&mut self, m: Move) -> Option<&mut RootMove> {
         self.0.iter_mut().find(|r| r.mv == m)
+    }
+
+    /// Count `nodes` more searched below move `m`.
+    pub fn add_nodes(&mut self, m: Move, nodes: u64) {
+        if let Some(rm) = self.find_mut(m) {
+            rm.nodes += nodes;
+        }
     }
 
     /// A new iteration: every score becomes the previous one and is cleared.
@@ -198,6 +208,25 @@ mod tests {
         r.sort_from(0);
         assert_eq!(r[0].mv, a, "{r:?}");
         assert_eq!(r[0].shown_score(), 10);
+    }
+
+    #[test]
+    fn a_moves_nodes_add_up_over_iterations_and_follow_it() {
+        let (a, b) = (Move::normal(12, 28), Move::normal(6, 21));
+        let mut r = RootMoves::new([a, b].into_iter(), &[]);
+        r.add_nodes(a, 100);
+        r.add_nodes(b, 40);
+        r.start_iteration();
+        r.add_nodes(b, 500);
+        r.record(b, Some(20), 3, &[]);
+        r.record(a, None, 3, &[]);
+        r.sort_from(0);
+        // The counts stay with their moves through the new order.
+        assert_eq!((r[0].mv, r[0].nodes), (b, 540));
+        assert_eq!((r[1].mv, r[1].nodes), (a, 100));
+        // A move not at the root counts nowhere.
+        r.add_nodes(Move::normal(0, 1), 7);
+        assert_eq!(r[0].nodes + r[1].nodes, 640);
     }
 
     #[test]
