@@ -580,12 +580,9 @@ impl<E: Engine> Worker<'_, E> {
         {
             return None;
         }
-        let tt_noisy = if !tt_move.is_null() && is_noisy(&self.board, tt_move) {
-            tt_move
-        } else {
-            Move::NULL
-        };
-        let mut picker = MovePicker::new_qsearch(false, tt_noisy, false);
+        // Quiescence's picker: captures and queen promotions, the hash move
+        // first when it is one of them (a quiet one it drops).
+        let mut picker = MovePicker::new_qsearch(false, tt_move, false);
         let see_needed = pc_beta - evals.corrected;
         let extensions = self.stack.at(ply).extensions;
         loop {
