@@ -225,16 +225,20 @@ fn every_search_parameter_is_an_option_that_changes_the_search() {
         e.tail()
     );
     assert_eq!(uci_bench(&mut e, DEPTH), plain);
-    // Razoring is off by default; its parameters are measured with it on.
-    e.send("setoption name Feature_Razoring value true");
-    let razoring = uci_bench(&mut e, DEPTH);
-    e.send("setoption name Feature_Razoring value false");
+    // Features off by default: their parameters are measured with them on.
+    const GATED: [(&str, &str); 2] = [
+        ("Razor", "Feature_Razoring"),
+        ("DoubleExtension", "Feature_DoubleExtension"),
+    ];
     for p in Params::ALL {
-        let razor = p.name.starts_with("Razor");
-        if razor {
-            e.send("setoption name Feature_Razoring value true");
-        }
-        let base = if razor { razoring } else { plain };
+        let gate = GATED.iter().find(|(prefix, _)| p.name.starts_with(prefix));
+        let base = match gate {
+            Some((_, switch)) => {
+                e.send(&format!("setoption name {switch} value true"));
+                uci_bench(&mut e, DEPTH)
+            }
+            None => plain,
+        };
         let changed = [p.min, p.max].into_iter().any(|v| {
             e.send(&format!("setoption name {} value {v}", p.name));
             uci_bench(&mut e, DEPTH) != base
@@ -245,7 +249,9 @@ fn every_search_parameter_is_an_option_that_changes_the_search() {
             p.name, p.min, p.max
         );
         e.send(&format!("setoption name {} value {}", p.name, p.default));
-        e.send("setoption name Feature_Razoring value false");
+        if let Some((_, switch)) = gate {
+            e.send(&format!("setoption name {switch} value false"));
+        }
     }
     // Out of range: refused with the range, and the value in use kept.
     e.send("setoption name RfpMargin value 1000");

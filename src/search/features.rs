@@ -58,6 +58,10 @@ search_switches! {
     singular: "Singular" = true;
     /// Multi-cut: the singular search shows another move beating beta too.
     multi_cut: "MultiCut" = true;
+    /// The singular hash move extended by two plies when every other move fails
+    /// far below it, at a non-PV node. Off by default until its row is finished
+    /// (docs/strength.md).
+    double_extension: "DoubleExtension" = false;
     /// The hash move reduced by a ply when not singular but above beta.
     negative_extension: "NegativeExtension" = true;
     iir: "IIR" = true;
@@ -69,10 +73,14 @@ search_switches! {
     razoring: "Razoring" = false;
     aspiration: "Aspiration" = true;
     /// Time: the soft limit scaled by the best move's share of the nodes. Off
-    /// by default until its row is played (docs/strength.md).
+    /// by default until its row is finished (docs/strength.md).
     node_time: "NodeTime" = false;
     /// The quiet history's part in the late-move reduction.
     history: "History" = true;
+    /// The continuation histories in the quiet history that the late-move
+    /// reduction and futility pruning read (off: the butterfly history alone).
+    /// Off by default until its row is finished (docs/strength.md).
+    cont_stats: "ContStats" = false;
     /// Late-move reductions of captures and promotions at non-PV nodes (off:
     /// only quiet moves are reduced, as in Ethereal; see `razoring`).
     reduce_captures: "ReduceCaptures" = false;

@@ -140,6 +140,10 @@ search_params! {
     singular_tt_depth_slack: "SingularTtDepthSlack" = 3, 1..=5, step 1;
     /// Singular extension: every other move must fail below the hash score minus this many centipawns per ply.
     singular_margin_per_depth: "SingularMarginPerDepth" = 2, 1..=5, step 1;
+    /// Double extension: at a non-PV node, every other move fails this many centipawns below the singular bound too.
+    double_extension_margin: "DoubleExtensionMargin" = 20, 0..=60, step 4;
+    /// Double extension: at most this many on one path.
+    double_extension_max: "DoubleExtensionMax" = 8, 2..=16, step 1;
     /// The extensions on one path are at most this many times the root depth, so the tree cannot explode.
     extension_budget_per_depth: "ExtensionBudgetPerDepth" = 2, 1..=4, step 1;
     /// Late move reductions, in hundredths of a ply: `LmrBase + ln(depth) ln(moves) / LmrDivisor`.

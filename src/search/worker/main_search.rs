@@ -10,7 +10,7 @@ use super::stack::Frame;
 use super::{Evals, Worker};
 use crate::board::NO_PIECE;
 use crate::paths::Engine;
-use crate::search::movepick::{is_noisy, MovePicker};
+use crate::search::movepick::{is_noisy, quiet_score, MovePicker};
 use crate::search::params::*;
 use crate::search::score::*;
 use crate::search::tt::{Bound, TtHit};
@@ -239,8 +239,15 @@ impl<E: Engine> Worker<'_, E> {
             }
             let noisy = is_noisy(&self.board, m);
             let gives_check = self.board.gives_check_with::<E::Bits>(m, &check_info);
+            // A quiet move's history as its reduction and futility margin read
+            // it: the butterfly's, or with `cont_stats` the sum that ordered it
+            // (butterfly plus the continuation histories of the last two
+            // moves), halved so the divisors tuned for the butterfly alone
+            // keep about their reach.
             let hist = if noisy {
                 0
+            } else if self.features.cont_stats {
+                quiet_score(&self.board, &self.data.histories, self.cont_tables(ply), m) / 2
             } else {
                 self.data.histories.quiet(us, m)
             };
@@ -273,7 +280,7 @@ impl<E: Engine> Worker<'_, E> {
                     && excluded.is_null()
                     && self.singular_applies(tt_hit, node.depth);
                 extension = if singular {
-                    match self.singular(tt_hit, m, beta, node.depth, ply, cut_node) {
+                    match self.singular::<PV>(tt_hit, m, beta, node.depth, ply, cut_node) {
                         Singular::Cut(v) => return v,
                         Singular::Extend(e) => e,
                     }
@@ -294,8 +301,7 @@ impl<E: Engine> Worker<'_, E> {
             }
             let nodes_before = self.nodes;
             let undo = self.make(m, ply);
-            self.stack.after_mut(ply, 1).extensions =
-                self.stack.at(ply).extensions + extension.max(0);
+            self.stack.extend_child(ply, extension);
             let mut score;
 
             // Step 16. Late move reductions (OliThink reduced late moves too), then PVS.
@@ -584,7 +590,6 @@ impl<E: Engine> Worker<'_, E> {
         // first when it is one of them (a quiet one it drops).
         let mut picker = MovePicker::new_qsearch(false, tt_move, false);
         let see_needed = pc_beta - evals.corrected;
-        let extensions = self.stack.at(ply).extensions;
         loop {
             let cont = self.cont_tables(ply);
             let Some(m) = picker.next::<E>(&self.board, &self.data.histories, cont, |_, _| true)
@@ -595,7 +600,7 @@ impl<E: Engine> Worker<'_, E> {
                 continue;
             }
             let undo = self.make(m, ply);
-            self.stack.after_mut(ply, 1).extensions = extensions;
+            self.stack.extend_child(ply, 0);
             // Quiescence first: a capture that cannot hold even there is not
             // worth the deeper search.
             let mut v = -self.qsearch::<false>(-pc_beta, -pc_beta + 1, ply + 1, false);
@@ -631,10 +636,8 @@ impl<E: Engine> Worker<'_, E> {
             // No input changes: the child reads this node's accumulator.
             self.data.accumulators.push(crate::nnue::Delta::NONE);
         }
-        let extensions = self.stack.at(ply).extensions;
-        let child = self.stack.after_mut(ply, 1);
-        child.since_null = 0;
-        child.extensions = extensions;
+        self.stack.extend_child(ply, 0);
+        self.stack.after_mut(ply, 1).since_null = 0;
         let v = -self.search::<false>(-beta, -beta + 1, depth, ply + 1, !cut_node);
         self.keys.pop();
         if self.nnue.is_some() {
@@ -718,10 +721,11 @@ impl<E: Engine> Worker<'_, E> {
     /// Step 14, the singular search of the hash move `m` (the entry allows one:
     /// [`Self::singular_applies`]): if every other move
     /// fails well below the hash score, `m` is the only good one and is searched
-    /// deeper; if even the margin beats beta, more than one move does (multi-cut);
+    /// deeper, two plies deeper at a non-PV node where they fail further below
+    /// still (the double extension, bounded per path); if even the margin beats beta, more than one move does (multi-cut);
     /// if the hash score alone beats beta, `m` is searched a ply shallower (the
     /// negative extension).
-    fn singular(
+    fn singular<const PV: bool>(
         &mut self,
         tt_hit: Option<TtHit>,
         m: Move,
@@ -739,7 +743,11 @@ impl<E: Engine> Worker<'_, E> {
             return Singular::Extend(0);
         }
         if v < s_beta {
-            Singular::Extend(1)
+            let double = self.features.double_extension
+                && !PV
+                && v < s_beta - self.params.double_extension_margin
+                && self.stack.at(ply).double_extensions < self.params.double_extension_max;
+            Singular::Extend(1 + double as i32)
         } else if self.features.multi_cut && s_beta >= beta {
             Singular::Cut(s_beta)
         } else if self.features.negative_extension && tt_score >= beta {

@@ -32,6 +32,9 @@ pub(super) struct Frame {
     pub since_null: usize,
     /// Extensions on the path to this ply, to bound the tree.
     pub extensions: i32,
+    /// Double extensions on the path to this ply: bounded apart, since each
+    /// one costs the tree twice.
+    pub double_extensions: i32,
 }
 
 impl Frame {
@@ -54,6 +57,7 @@ impl Default for Frame {
             excluded: Move::NULL,
             since_null: usize::MAX / 2,
             extensions: 0,
+            double_extensions: 0,
         }
     }
 }
@@ -94,9 +98,39 @@ impl Stack {
         &self.frames[ply + FRAMES_BELOW_ROOT - n]
     }
 
+    /// The child of `ply` inherits its path's extensions plus `extension`, the
+    /// child's own (0 for a null move or ProbCut's probe).
+    #[inline(always)]
+    pub fn extend_child(&mut self, ply: usize, extension: i32) {
+        let Frame {
+            extensions,
+            double_extensions,
+            ..
+        } = *self.at(ply);
+        let child = self.after_mut(ply, 1);
+        child.extensions = extensions + extension.max(0);
+        child.double_extensions = double_extensions + (extension >= 2) as i32;
+    }
+
     /// The frame `n` plies after `ply`, for a node to prepare its children's.
     #[inline(always)]
     pub fn after_mut(&mut self, ply: usize, n: usize) -> &mut Frame {
         &mut self.frames[ply + FRAMES_BELOW_ROOT + n]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_child_inherits_its_paths_extensions_and_counts_doubles_apart() {
+        let mut s = Stack::new();
+        for (ply, extension) in [(0, 1), (1, 2), (2, -1), (3, 0)] {
+            s.extend_child(ply, extension);
+        }
+        let counts = [1, 2, 3, 4].map(|p| (s.at(p).extensions, s.at(p).double_extensions));
+        // A negative extension (a reduction) adds to neither count.
+        assert_eq!(counts, [(1, 0), (3, 1), (3, 1), (3, 1)]);
     }
 }
