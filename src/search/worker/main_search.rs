@@ -719,12 +719,12 @@ impl<E: Engine> Worker<'_, E> {
     }
 
     /// Step 14, the singular search of the hash move `m` (the entry allows one:
-    /// [`Self::singular_applies`]): if every other move
-    /// fails well below the hash score, `m` is the only good one and is searched
-    /// deeper, two plies deeper at a non-PV node where they fail further below
-    /// still (the double extension, bounded per path); if even the margin beats beta, more than one move does (multi-cut);
-    /// if the hash score alone beats beta, `m` is searched a ply shallower (the
-    /// negative extension).
+    /// [`Self::singular_applies`]): if every other move fails well below the
+    /// hash score, `m` is the only good one and is searched deeper (two plies
+    /// deeper at a non-PV node where they fail further below still: the double
+    /// extension, bounded per path); if even the margin beats beta, more than
+    /// one move does (multi-cut); if the hash score alone beats beta, `m` is
+    /// searched a ply shallower (the negative extension).
     fn singular<const PV: bool>(
         &mut self,
         tt_hit: Option<TtHit>,
