@@ -81,6 +81,10 @@ search_switches! {
     /// reduction and futility pruning read (off: the butterfly history alone).
     /// Off by default until its row is finished (docs/strength.md).
     cont_stats: "ContStats" = false;
+    /// Quiet moves whose continuation histories (one and two plies back) sum
+    /// far below zero, pruned at shallow depth. Off by default until its row
+    /// is finished (docs/strength.md).
+    history_pruning: "HistoryPruning" = false;
     /// Late-move reductions of captures and promotions at non-PV nodes (off:
     /// only quiet moves are reduced, as in Ethereal; see `razoring`).
     reduce_captures: "ReduceCaptures" = false;

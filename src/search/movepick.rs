@@ -61,12 +61,19 @@ pub(crate) fn quiet_score<S: crate::attacks::Slider>(
     cont: [Option<&PieceTo>; 2],
     m: Move,
 ) -> i32 {
+    hist.quiet(board.side_to_move(), m) + cont_score(board, cont, m)
+}
+
+/// The continuation histories' part of [`quiet_score`]: how quiet move `m`
+/// did after the moves one and two plies back.
+#[inline(always)]
+pub(crate) fn cont_score<S: crate::attacks::Slider>(
+    board: &Board<S>,
+    cont: [Option<&PieceTo>; 2],
+    m: Move,
+) -> i32 {
     let (p, to) = (board.moved_piece(m).index(), m.to().index());
-    let mut s = hist.quiet(board.side_to_move(), m);
-    for c in cont.iter().flatten() {
-        s += c[p][to] as i32;
-    }
-    s
+    cont.iter().flatten().map(|c| c[p][to] as i32).sum()
 }
 
 /// [`MAX_MOVES`] slots, each written before it is read, and left unwritten

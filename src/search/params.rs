@@ -126,6 +126,10 @@ search_params! {
     futility_per_depth: "FutilityPerDepth" = 110, 40..=200, step 8;
     /// Futility pruning: the quiet history's part, one centipawn per this much history.
     futility_history_divisor: "FutilityHistoryDivisor" = 64, 16..=256, step 8;
+    /// History pruning: the reduced depth up to which a quiet move whose continuation histories sum below `-HistoryPruneMargin * depth` is skipped.
+    history_prune_depth: "HistoryPruneDepth" = 3, 1..=6, step 1;
+    /// History pruning: the continuation histories' sum allowed below zero per ply.
+    history_prune_margin: "HistoryPruneMargin" = 512, 128..=4096, step 128;
     /// SEE pruning of quiets: the reduced depth up to which a quiet move must not lose more than `SeeQuietMargin * depth^2`.
     see_quiet_depth: "SeeQuietDepth" = 7, 3..=10, step 1;
     /// SEE pruning of quiets: the loss allowed per square of the depth.

@@ -10,7 +10,7 @@ use super::stack::Frame;
 use super::{Evals, Worker};
 use crate::board::NO_PIECE;
 use crate::paths::Engine;
-use crate::search::movepick::{is_noisy, quiet_score, MovePicker};
+use crate::search::movepick::{cont_score, is_noisy, MovePicker};
 use crate::search::params::*;
 use crate::search::score::*;
 use crate::search::tt::{Bound, TtHit};
@@ -244,12 +244,17 @@ impl<E: Engine> Worker<'_, E> {
             // (butterfly plus the continuation histories of the last two
             // moves), halved so the divisors tuned for the butterfly alone
             // keep about their reach.
-            let hist = if noisy {
-                0
-            } else if self.features.cont_stats {
-                quiet_score(&self.board, &self.data.histories, self.cont_tables(ply), m) / 2
+            let (hist, cont) = if noisy {
+                (0, 0)
             } else {
-                self.data.histories.quiet(us, m)
+                let butterfly = self.data.histories.quiet(us, m);
+                let cont = cont_score(&self.board, self.cont_tables(ply), m);
+                let hist = if self.features.cont_stats {
+                    (butterfly + cont) / 2
+                } else {
+                    butterfly
+                };
+                (hist, cont)
             };
             let candidate = Candidate {
                 mv: m,
@@ -257,6 +262,7 @@ impl<E: Engine> Worker<'_, E> {
                 noisy,
                 gives_check,
                 hist,
+                cont,
             };
 
             // Step 13. Pruning at shallow depth, once a line that does not lose
@@ -668,6 +674,7 @@ impl<E: Engine> Worker<'_, E> {
             noisy,
             gives_check,
             hist,
+            cont,
         } = *candidate;
         let lmr_depth = (depth - 1 - self.reduction(depth, move_count)).max(0);
         if !noisy && !gives_check {
@@ -677,6 +684,14 @@ impl<E: Engine> Worker<'_, E> {
             // finds_mates_in_two_and_three).
             let lmp_limit = (self.params.lmp_base + depth * depth) / (2 - improving as i32);
             if f.lmp && depth <= self.params.lmp_depth && move_count as i32 >= lmp_limit {
+                return true;
+            }
+            // History pruning: a quiet move that has done badly after the last
+            // two moves, the more so the shallower the node.
+            if f.history_pruning
+                && lmr_depth <= self.params.history_prune_depth
+                && cont < -self.params.history_prune_margin * depth
+            {
                 return true;
             }
             // Futility pruning: the static eval plus a margin cannot reach alpha.
@@ -824,6 +839,9 @@ struct Candidate {
     gives_check: bool,
     /// Its quiet history, 0 for a noisy move.
     hist: i32,
+    /// Its continuation histories' sum (one and two plies back), 0 for a
+    /// noisy move.
+    cont: i32,
 }
 
 /// What the singular search of a hash move decided.
