@@ -55,7 +55,7 @@ pub fn is_noisy<S: crate::attacks::Slider>(board: &Board<S>, m: Move) -> bool {
 /// A quiet move's order: butterfly history plus the continuation histories of the
 /// moves one and two plies back.
 #[inline(always)]
-pub(crate) fn quiet_score<S: crate::attacks::Slider>(
+fn quiet_score<S: crate::attacks::Slider>(
     board: &Board<S>,
     hist: &Histories,
     cont: [Option<&PieceTo>; 2],

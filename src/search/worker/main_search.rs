@@ -243,7 +243,8 @@ impl<E: Engine> Worker<'_, E> {
             // it: the butterfly's, or with `cont_stats` the sum that ordered it
             // (butterfly plus the continuation histories of the last two
             // moves), halved so the divisors tuned for the butterfly alone
-            // keep about their reach.
+            // keep about their reach. The continuation sum alone is what
+            // history pruning reads.
             let (hist, cont) = if noisy {
                 (0, 0)
             } else {
