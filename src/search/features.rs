@@ -109,6 +109,10 @@ search_switches! {
     cont_history: "ContHistory" = true;
     /// The static evaluation corrected by what searches found for its pawn structure.
     corr_history: "CorrHistory" = true;
+    /// The correction history also keyed by where each side's pieces other
+    /// than pawns stand, its entries summed with the pawn structure's. Off by
+    /// default until its row is finished (docs/strength.md).
+    piece_correction: "PieceCorrection" = false;
 }
 
 #[cfg(test)]

@@ -43,6 +43,37 @@ pub struct Histories {
     /// By side to move and pawn structure (the pawn key's low bits): how far the
     /// searches of such positions found the static evaluation off, in 1/16 cp.
     pub correction: [[i16; CORRECTION_SIZE]; 2],
+    /// By side to move, then by the colour of the pieces and a hash of where
+    /// that colour's knights, bishops, rooks, queens and king stand
+    /// ([`non_pawn_key`]): the same correction, for the rest of the structure.
+    /// Read only with the `PieceCorrection` switch.
+    pub piece_correction: [[[i16; CORRECTION_SIZE]; 2]; 2],
+}
+
+/// The keys of a position that the correction history reads: its pawn key, and
+/// with the `PieceCorrection` switch each colour's [`non_pawn_key`].
+#[derive(Clone, Copy, Debug)]
+pub struct CorrectionKeys {
+    pub pawns: u64,
+    pub pieces: Option<[u64; 2]>,
+}
+
+/// A hash of where one colour's pieces other than pawns stand, from their
+/// bitboards. Each bitboard is multiplied by its own odd constant (which keeps
+/// it one-to-one) and the products are folded together, then mixed (the
+/// SplitMix64 finaliser) so that the low bits that index the table depend on
+/// every square. It is computed afresh at the nodes that read it, so the board
+/// and its make/unmake (perft's hot path) carry no extra key.
+#[inline]
+pub fn non_pawn_key(knights: u64, bishops: u64, rooks: u64, queens: u64, king: u64) -> u64 {
+    let h = knights.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ bishops.wrapping_mul(0xC2B2_AE3D_27D4_EB4F).rotate_left(17)
+        ^ rooks.wrapping_mul(0x1656_67B1_9E37_79F9).rotate_left(31)
+        ^ queens.wrapping_mul(0x27D4_EB2F_1656_67C5).rotate_left(47)
+        ^ king.wrapping_mul(0xFF51_AFD7_ED55_8CCD).rotate_left(7);
+    let h = (h ^ (h >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    let h = (h ^ (h >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    h ^ (h >> 31)
 }
 
 /// Entries of the correction history per side.
@@ -55,7 +86,7 @@ const CORRECTION_GRAIN: i32 = 16;
 pub const CORRECTION_MAX: i32 = 128;
 
 impl Histories {
-    /// Zeroed histories on the heap (about 1.3 MB), zeroed by the allocator.
+    /// Zeroed histories on the heap (about 1.4 MB), zeroed by the allocator.
     pub fn new_boxed() -> Box<Histories> {
         let layout = Layout::new::<Histories>();
         // SAFETY: the layout is non-zero-sized. All-zero bytes are a valid
@@ -83,23 +114,50 @@ impl Histories {
         self.butterfly[side.index()][m.from().index()][m.to().index()] as i32
     }
 
-    /// What to add to the static evaluation of a position with `side` to move and
-    /// pawn key `pawn_key`, in centipawns.
+    /// What to add to the static evaluation of a position with `side` to move
+    /// and correction keys `keys`, in centipawns: the sum of its entries (the
+    /// pawn structure's alone without the piece keys), within `CORRECTION_MAX`.
     #[inline(always)]
-    pub fn correction(&self, side: Color, pawn_key: u64) -> i32 {
-        self.correction[side.index()][pawn_key as usize % CORRECTION_SIZE] as i32 / CORRECTION_GRAIN
+    pub fn correction(&self, side: Color, keys: CorrectionKeys) -> i32 {
+        self.correction_sum(side, keys) / CORRECTION_GRAIN
+    }
+
+    /// The sum of the entries `keys` select, in 1/16 cp, within the bound.
+    #[inline(always)]
+    fn correction_sum(&self, side: Color, keys: CorrectionKeys) -> i32 {
+        let s = side.index();
+        let mut sum = self.correction[s][keys.pawns as usize % CORRECTION_SIZE] as i32;
+        if let Some(pieces) = keys.pieces {
+            for (c, key) in pieces.iter().enumerate() {
+                sum += self.piece_correction[s][c][*key as usize % CORRECTION_SIZE] as i32;
+            }
+        }
+        let limit = CORRECTION_MAX * CORRECTION_GRAIN;
+        sum.clamp(-limit, limit)
     }
 
     /// A search of `depth` found the position worth `error` centipawns more than
-    /// its raw static evaluation: move the entry toward it, the more the deeper
-    /// the search (a running average with weight `min(depth + 1, 16) / 256`).
+    /// its raw static evaluation: move the correction toward it, the more the
+    /// deeper the search (a running average with weight `min(depth + 1, 16) /
+    /// 256`). With the piece keys the entries form a sum, so each one moves by
+    /// the step the sum would take alone (the least-mean-squares rule: an entry
+    /// learns what the others leave unexplained); with the pawn key alone that
+    /// is the running average of the error.
     #[inline(always)]
-    pub fn update_correction(&mut self, side: Color, pawn_key: u64, error: i32, depth: i32) {
+    pub fn update_correction(&mut self, side: Color, keys: CorrectionKeys, error: i32, depth: i32) {
         let limit = CORRECTION_MAX * CORRECTION_GRAIN;
         let target = (error * CORRECTION_GRAIN).clamp(-limit, limit);
         let weight = (depth + 1).clamp(1, 16);
-        let e = &mut self.correction[side.index()][pawn_key as usize % CORRECTION_SIZE];
-        *e = ((*e as i32 * (256 - weight) + target * weight) / 256) as i16;
+        let sum = self.correction_sum(side, keys);
+        let step = (sum * (256 - weight) + target * weight) / 256 - sum;
+        let s = side.index();
+        let nudge = |e: &mut i16| *e = (*e as i32 + step).clamp(-limit, limit) as i16;
+        nudge(&mut self.correction[s][keys.pawns as usize % CORRECTION_SIZE]);
+        if let Some(pieces) = keys.pieces {
+            for (c, key) in pieces.iter().enumerate() {
+                nudge(&mut self.piece_correction[s][c][*key as usize % CORRECTION_SIZE]);
+            }
+        }
     }
 
     /// The capture-history score.
@@ -131,7 +189,10 @@ mod tests {
     #[test]
     fn corrections_follow_the_error_and_stay_bounded() {
         let mut h = Histories::new_boxed();
-        let key = 0x1234_5678_9abc_def0;
+        let key = CorrectionKeys {
+            pawns: 0x1234_5678_9abc_def0,
+            pieces: None,
+        };
         assert_eq!(h.correction(Color::White, key), 0);
         for _ in 0..2_000 {
             h.update_correction(Color::White, key, 40, 12);
@@ -149,5 +210,68 @@ mod tests {
         assert!(h.correction(Color::White, key) <= -CORRECTION_MAX + 1);
         h.clear();
         assert_eq!(h.correction(Color::White, key), 0);
+    }
+
+    #[test]
+    fn piece_keys_learn_what_the_pawn_structure_cannot() {
+        // Two positions with one pawn structure and different pieces, whose
+        // searches find the evaluation off in opposite directions.
+        let mut h = Histories::new_boxed();
+        let pawns = 0x0F0F_0000_1111_2222;
+        let keys = |k: u64| CorrectionKeys {
+            pawns,
+            pieces: Some([
+                non_pawn_key(k, 0, 0, 0, 16),
+                non_pawn_key(0, 0, 0, 0, 1 << 60),
+            ]),
+        };
+        let (a, b) = (keys(1 << 1), keys(1 << 6));
+        assert_ne!(a.pieces, b.pieces);
+        for _ in 0..2_000 {
+            h.update_correction(Color::White, a, 50, 12);
+            h.update_correction(Color::White, b, -30, 12);
+        }
+        // The sum fits each position (the rounding down aside) ...
+        assert!(
+            (47..=50).contains(&h.correction(Color::White, a)),
+            "{}",
+            h.correction(Color::White, a)
+        );
+        assert!(
+            (-30..=-27).contains(&h.correction(Color::White, b)),
+            "{}",
+            h.correction(Color::White, b)
+        );
+        // ... where the pawn key alone can only split the difference.
+        let pawns_only = |k: CorrectionKeys| CorrectionKeys { pieces: None, ..k };
+        let mut p = Histories::new_boxed();
+        for _ in 0..2_000 {
+            p.update_correction(Color::White, pawns_only(a), 50, 12);
+            p.update_correction(Color::White, pawns_only(b), -30, 12);
+        }
+        let shared = p.correction(Color::White, pawns_only(a));
+        assert!((0..=20).contains(&shared), "{shared}");
+        // Every entry and every sum stays within the bound under huge errors.
+        for _ in 0..2_000 {
+            h.update_correction(Color::Black, a, 100_000, 30);
+            assert!(h.correction(Color::Black, a) <= CORRECTION_MAX);
+        }
+        let limit = (CORRECTION_MAX * CORRECTION_GRAIN) as i16;
+        let entries = h.correction.iter().flatten();
+        let pieces = h.piece_correction.iter().flatten().flatten();
+        assert!(entries.chain(pieces).all(|e| (-limit..=limit).contains(e)));
+    }
+
+    #[test]
+    fn non_pawn_keys_spread_over_the_table() {
+        // One knight on each square, and the king on each square: 128
+        // placements, which should fill about 128 distinct slots.
+        let mut slots: Vec<usize> = (0..64)
+            .map(|sq| non_pawn_key(1 << sq, 0, 0, 0, 1) as usize % CORRECTION_SIZE)
+            .chain((0..64).map(|sq| non_pawn_key(0, 0, 0, 0, 1 << sq) as usize % CORRECTION_SIZE))
+            .collect();
+        slots.sort_unstable();
+        slots.dedup();
+        assert!(slots.len() >= 120, "{}", slots.len());
     }
 }

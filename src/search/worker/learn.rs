@@ -92,10 +92,10 @@ impl<E: Engine> Worker<'_, E> {
             && best_score.abs() < MATE_IN_MAX
             && (best_move.is_null() || !is_noisy(&self.board, best_move))
         {
-            let (side, pawns) = (self.board.side_to_move(), self.board.pawn_key());
+            let (side, keys) = (self.board.side_to_move(), self.correction_keys());
             self.data
                 .histories
-                .update_correction(side, pawns, best_score - evals.raw, depth);
+                .update_correction(side, keys, best_score - evals.raw, depth);
         }
     }
 }

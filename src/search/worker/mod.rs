@@ -27,7 +27,7 @@ mod report;
 mod root;
 mod stack;
 
-use super::history::PieceTo;
+use super::history::{self, CorrectionKeys, PieceTo};
 use super::params::{LmrTable, Params};
 use super::score::*;
 use super::tt::TtHit;
@@ -267,8 +267,32 @@ impl<'a, E: Engine> Worker<'a, E> {
             return raw;
         }
         let side = self.board.side_to_move();
-        let c = self.data.histories.correction(side, self.board.pawn_key());
+        let c = self.data.histories.correction(side, self.correction_keys());
         (raw + c).clamp(-MATE_IN_MAX + 1, MATE_IN_MAX - 1)
+    }
+
+    /// The keys the correction history reads here: the pawn key, and with
+    /// `PieceCorrection` a hash of each colour's other pieces.
+    #[inline(always)]
+    fn correction_keys(&self) -> CorrectionKeys {
+        let b = &self.board;
+        let pieces = self.features.piece_correction.then(|| {
+            let kind = |k| b.kind_bb(k);
+            [Color::White, Color::Black].map(|c| {
+                let own = b.color_bb(c);
+                history::non_pawn_key(
+                    kind(PieceKind::Knight) & own,
+                    kind(PieceKind::Bishop) & own,
+                    kind(PieceKind::Rook) & own,
+                    kind(PieceKind::Queen) & own,
+                    kind(PieceKind::King) & own,
+                )
+            })
+        });
+        CorrectionKeys {
+            pawns: b.pawn_key(),
+            pieces,
+        }
     }
 
     fn non_pawn_material(&self, color: Color) -> bool {
