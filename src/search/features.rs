@@ -113,6 +113,10 @@ search_switches! {
     /// than pawns stand, its entries summed with the pawn structure's. Off by
     /// default until its row is finished (docs/strength.md).
     piece_correction: "PieceCorrection" = false;
+    /// The static evaluation scaled by `(200 - halfmove clock) / 200`, so a
+    /// lead that makes no progress fades toward the fifty-move draw. Off by
+    /// default until its row is finished (docs/strength.md).
+    rule50_scaling: "Rule50Scaling" = false;
 }
 
 #[cfg(test)]

@@ -214,8 +214,23 @@ impl<'a, E: Engine> Worker<'a, E> {
     // ------------------------------------------------------------------
 
     /// The evaluation of the current position: the network's, or the
-    /// hand-written one with this search's term groups.
+    /// hand-written one with this search's term groups; with `Rule50Scaling`
+    /// drawn toward zero as the fifty-move count runs.
     fn eval(&mut self) -> i32 {
+        let e = self.unscaled_eval();
+        if self.features.rule50_scaling {
+            // Neither evaluation knows the halfmove clock, while a lead that
+            // has not moved a pawn or taken anything for many moves is less
+            // likely to be converted before the rule draws it. Linear, to
+            // half at the fiftieth move (Stockfish has scaled so since 2019).
+            let left = 200 - self.board.halfmove_clock().min(100) as i32;
+            return e * left / 200;
+        }
+        e
+    }
+
+    /// [`Self::eval`] before the fifty-move scaling.
+    fn unscaled_eval(&mut self) -> i32 {
         match self.nnue {
             Some((v, net)) => {
                 let e = self.data.accumulators.evaluate_with(v, net, &self.board);
