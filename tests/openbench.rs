@@ -226,10 +226,12 @@ fn every_search_parameter_is_an_option_that_changes_the_search() {
     );
     assert_eq!(uci_bench(&mut e, DEPTH), plain);
     // Features off by default: their parameters are measured with them on.
-    const GATED: [(&str, &str); 3] = [
+    const GATED: [(&str, &str); 5] = [
         ("Razor", "Feature_Razoring"),
         ("DoubleExtension", "Feature_DoubleExtension"),
         ("HistoryPrune", "Feature_HistoryPruning"),
+        ("LmrDeeper", "Feature_LmrResearchDepth"),
+        ("LmrShallower", "Feature_LmrResearchDepth"),
     ];
     for p in Params::ALL {
         let gate = GATED.iter().find(|(prefix, _)| p.name.starts_with(prefix));

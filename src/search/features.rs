@@ -77,6 +77,10 @@ search_switches! {
     node_time: "NodeTime" = false;
     /// The quiet history's part in the late-move reduction.
     history: "History" = true;
+    /// The re-search of a reduced move that beat alpha, a ply deeper or
+    /// shallower by its margin over the best score so far. Off by default
+    /// until its row is finished (docs/strength.md).
+    lmr_research_depth: "LmrResearchDepth" = false;
     /// The continuation histories in the quiet history that the late-move
     /// reduction and futility pruning read (off: the butterfly history alone).
     /// Off by default: its row was stopped at -13.8 ± 14.3 Elo (docs/strength.md).

@@ -156,6 +156,10 @@ search_params! {
     lmr_divisor: "LmrDivisor" = 225, 150..=400, step 12;
     /// Late move reductions: one ply less per this much quiet history.
     lmr_history_divisor: "LmrHistoryDivisor" = 8192, 2048..=16384, step 512;
+    /// Late move reductions: a reduced search that beats the best score by this plus two centipawns a ply is searched again a ply deeper (`Feature_LmrResearchDepth`).
+    lmr_deeper_margin: "LmrDeeperMargin" = 40, 10..=120, step 5;
+    /// Late move reductions: a reduced search that beats the best score by less than this is searched again a ply shallower (`Feature_LmrResearchDepth`).
+    lmr_shallower_margin: "LmrShallowerMargin" = 10, 0..=40, step 2;
     /// Delta pruning in quiescence (Gk): a capture is skipped when the static evaluation plus this margin plus the captured piece cannot reach alpha.
     delta_margin: "DeltaMargin" = 180, 50..=400, step 15;
 }

@@ -345,13 +345,28 @@ impl<E: Engine> Worker<'_, E> {
                 let d = (new_depth - r.max(0)).clamp(1, new_depth.max(1));
                 score = -self.search::<false>(-node.alpha - 1, -node.alpha, d, ply + 1, true);
                 if score > node.alpha && d < new_depth {
-                    score = -self.search::<false>(
-                        -node.alpha - 1,
-                        -node.alpha,
-                        new_depth,
-                        ply + 1,
-                        !cut_node,
-                    );
+                    // With `lmr_research_depth`, the reduced search's margin over
+                    // the best score so far sets the re-search's depth: a ply
+                    // deeper for a move that beat it by far, one shallower for
+                    // one that barely did (Stockfish's "deeper" and "shallower").
+                    let mut full = new_depth;
+                    if self.features.lmr_research_depth {
+                        let p = &self.params;
+                        if score > best_score + p.lmr_deeper_margin + 2 * new_depth {
+                            full += 1;
+                        } else if score < best_score + p.lmr_shallower_margin {
+                            full -= 1;
+                        }
+                    }
+                    if full > d {
+                        score = -self.search::<false>(
+                            -node.alpha - 1,
+                            -node.alpha,
+                            full,
+                            ply + 1,
+                            !cut_node,
+                        );
+                    }
                 }
             } else if !PV || move_count > 1 {
                 score = -self.search::<false>(
