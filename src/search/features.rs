@@ -86,8 +86,8 @@ search_switches! {
     /// Off by default: its row was stopped at -13.8 ± 14.3 Elo (docs/strength.md).
     cont_stats: "ContStats" = false;
     /// Quiet moves whose continuation histories (one and two plies back) sum
-    /// far below zero, pruned at shallow depth. Off by default until its row
-    /// is finished (docs/strength.md).
+    /// far below zero, pruned at shallow depth. Off by default: its row reached
+    /// the 3,000-game cap at +7.2 ± 8.4 Elo (docs/strength.md).
     history_pruning: "HistoryPruning" = false;
     /// Late-move reductions of captures and promotions at non-PV nodes (off:
     /// only quiet moves are reduced, as in Ethereal; see `razoring`).
