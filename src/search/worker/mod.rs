@@ -222,7 +222,7 @@ impl<'a, E: Engine> Worker<'a, E> {
             // Neither evaluation knows the halfmove clock, while a lead that
             // has not moved a pawn or taken anything for many moves is less
             // likely to be converted before the rule draws it. Linear, to
-            // half at the fiftieth move (Stockfish has scaled so since 2019).
+            // half at the fiftieth move (Stockfish scales its evaluation so too).
             let left = 200 - self.board.halfmove_clock().min(100) as i32;
             return e * left / 200;
         }
