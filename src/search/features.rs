@@ -89,6 +89,11 @@ search_switches! {
     /// far below zero, pruned at shallow depth. Off by default: its row reached
     /// the 3,000-game cap at +7.2 ± 8.4 Elo (docs/strength.md).
     history_pruning: "HistoryPruning" = false;
+    /// After a node fails low, the quiet move that led to it rewarded in its
+    /// side's histories: it refuted every move tried here (Stockfish's bonus
+    /// for the prior countermove). Off by default until its row is finished
+    /// (docs/strength.md).
+    prior_bonus: "PriorBonus" = false;
     /// Late-move reductions of captures and promotions at non-PV nodes (off:
     /// only quiet moves are reduced, as in Ethereal; see `razoring`).
     reduce_captures: "ReduceCaptures" = false;

@@ -58,6 +58,32 @@ impl<E: Engine> Worker<'_, E> {
         }
     }
 
+    /// A fail low at `ply`: the quiet move played into it (by the other side)
+    /// gets a cut-off's bonus in the continuation histories of the two moves
+    /// before it, and half of one in its side's butterfly history, as if it
+    /// had been the best move of the node above.
+    pub(super) fn reward_prior_move(&mut self, ply: usize, depth: i32) {
+        let prev = *self.stack.before(ply, 1);
+        let Some((piece, _)) = prev.moved() else {
+            return; // a null move, or the root
+        };
+        if prev.noisy {
+            return;
+        }
+        // The histories index a move by its own target square (for castling,
+        // the square the move names), as `update_quiet` and the picker do.
+        let (from, to) = (prev.mv.from().index(), prev.mv.to().index());
+        let bonus = history::bonus(depth);
+        let them = self.board.side_to_move().flip();
+        let h = &mut self.data.histories;
+        for back in [2, 3] {
+            if let Some((p, t)) = self.stack.before(ply, back).moved() {
+                history::update(&mut h.continuation[p][t][piece][to], bonus);
+            }
+        }
+        history::update(&mut h.butterfly[them.index()][from][to], bonus / 2);
+    }
+
     fn update_capture(&mut self, m: Move, bonus: i32) {
         let Some(piece) = self.board.piece_on(m.from()) else {
             return;

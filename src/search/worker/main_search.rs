@@ -433,7 +433,10 @@ impl<E: Engine> Worker<'_, E> {
             };
         }
 
-        // Step 20. Learn from a cut-off.
+        // Step 20. Learn from a cut-off; or, with `prior_bonus`, from a fail
+        // low (no move raised alpha): the quiet move that led here refuted
+        // every move tried. Not from the singular search's fail low, which
+        // says the hash move is singular, not that the move before was good.
         if best_score >= beta && !best_move.is_null() {
             self.update_histories(
                 ply,
@@ -442,6 +445,13 @@ impl<E: Engine> Worker<'_, E> {
                 &quiets_tried[..n_quiets],
                 &captures_tried[..n_captures],
             );
+        } else if self.features.prior_bonus
+            && best_move.is_null()
+            && !root
+            && excluded.is_null()
+            && (PV || node.depth >= 3)
+        {
+            self.reward_prior_move(ply, node.depth);
         }
 
         // Step 21. Store, and correct the evaluation by what the search found.

@@ -28,6 +28,7 @@ mod root;
 mod stack;
 
 use super::history::{self, CorrectionKeys, PieceTo};
+use super::movepick::is_noisy;
 use super::params::{LmrTable, Params};
 use super::score::*;
 use super::tt::TtHit;
@@ -171,10 +172,12 @@ impl<'a, E: Engine> Worker<'a, E> {
         } else {
             m.to().index() as u8
         };
+        let noisy = is_noisy(&self.board, m);
         let f = self.stack.at_mut(ply);
         f.mv = m;
         f.piece = piece;
         f.to = to;
+        f.noisy = noisy;
         let since_null = f.since_null;
         self.keys.push(self.board.key());
         if self.nnue.is_some() {

@@ -25,6 +25,8 @@ pub(super) struct Frame {
     /// continuation-history coordinates of the move.
     pub piece: u8,
     pub to: u8,
+    /// Whether that move was a capture or a promotion.
+    pub noisy: bool,
     pub static_eval: i32,
     pub killers: [Move; 2],
     pub excluded: Move,
@@ -52,6 +54,7 @@ impl Default for Frame {
             mv: Move::NULL,
             piece: NO_PIECE,
             to: 0,
+            noisy: false,
             static_eval: VALUE_NONE,
             killers: [Move::NULL; 2],
             excluded: Move::NULL,
