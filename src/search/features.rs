@@ -119,9 +119,10 @@ search_switches! {
     /// The static evaluation corrected by what searches found for its pawn structure.
     corr_history: "CorrHistory" = true;
     /// The correction history also keyed by where each side's pieces other
-    /// than pawns stand, its entries summed with the pawn structure's. Off by
-    /// default until its row is finished (docs/strength.md).
-    piece_correction: "PieceCorrection" = false;
+    /// than pawns stand, its entries summed with the pawn structure's. Its row
+    /// passed at +23.5 ± 13.2 Elo over 1,170 games at 2s+0.02s
+    /// (docs/strength.md).
+    piece_correction: "PieceCorrection" = true;
     /// The static evaluation scaled by `(200 - halfmove clock) / 200`, so a
     /// lead that makes no progress fades toward the fifty-move draw. Off by
     /// default until its row is finished (docs/strength.md).
