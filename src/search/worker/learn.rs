@@ -65,7 +65,7 @@ impl<E: Engine> Worker<'_, E> {
     pub(super) fn reward_prior_move(&mut self, ply: usize, depth: i32) {
         let prev = *self.stack.before(ply, 1);
         let Some((piece, _)) = prev.moved() else {
-            return; // a null move, or the root
+            return; // a null move
         };
         if prev.noisy {
             return;
