@@ -47,21 +47,41 @@ impl<E: Engine> Worker<'_, E> {
 
     fn update_quiet(&mut self, ply: usize, us: Color, m: Move, bonus: i32) {
         let piece = self.board.piece_on(m.from()).map_or(0, |p| p.index());
+        self.update_quiet_of(ply, us, m, piece, bonus, bonus);
+    }
+
+    /// The quiet move `m` of `piece`, played by `side` from `ply`: `butterfly`
+    /// to its butterfly entry and `cont` to its entries after the moves one
+    /// and two plies before it. The histories index a move by the target
+    /// square it names (for castling, the rook's), as the picker reads them.
+    fn update_quiet_of(
+        &mut self,
+        ply: usize,
+        side: Color,
+        m: Move,
+        piece: usize,
+        butterfly: i32,
+        cont: i32,
+    ) {
         let to = m.to().index();
         let h = &mut self.data.histories;
-        history::update(&mut h.butterfly[us.index()][m.from().index()][to], bonus);
+        history::update(
+            &mut h.butterfly[side.index()][m.from().index()][to],
+            butterfly,
+        );
         for back in [1, 2] {
             let f = self.stack.before(ply, back);
             if let Some((prev_piece, prev_to)) = f.moved() {
-                history::update(&mut h.continuation[prev_piece][prev_to][piece][to], bonus);
+                history::update(&mut h.continuation[prev_piece][prev_to][piece][to], cont);
             }
         }
     }
 
-    /// A fail low at `ply`: the quiet move played into it (by the other side)
-    /// gets a cut-off's bonus in the continuation histories of the two moves
-    /// before it, and half of one in its side's butterfly history, as if it
-    /// had been the best move of the node above.
+    /// A fail low at `ply` (not the root): the quiet move played into it (by
+    /// the other side) gets a cut-off's bonus in its continuation histories
+    /// and half of one in its butterfly history, as if it had been the best
+    /// move of the node above. The board has played it, so its piece comes
+    /// from the frame.
     pub(super) fn reward_prior_move(&mut self, ply: usize, depth: i32) {
         let prev = *self.stack.before(ply, 1);
         let Some((piece, _)) = prev.moved() else {
@@ -70,18 +90,9 @@ impl<E: Engine> Worker<'_, E> {
         if prev.noisy {
             return;
         }
-        // The histories index a move by its own target square (for castling,
-        // the square the move names), as `update_quiet` and the picker do.
-        let (from, to) = (prev.mv.from().index(), prev.mv.to().index());
         let bonus = history::bonus(depth);
         let them = self.board.side_to_move().flip();
-        let h = &mut self.data.histories;
-        for back in [2, 3] {
-            if let Some((p, t)) = self.stack.before(ply, back).moved() {
-                history::update(&mut h.continuation[p][t][piece][to], bonus);
-            }
-        }
-        history::update(&mut h.butterfly[them.index()][from][to], bonus / 2);
+        self.update_quiet_of(ply - 1, them, prev.mv, piece, bonus / 2, bonus);
     }
 
     fn update_capture(&mut self, m: Move, bonus: i32) {
