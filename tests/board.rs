@@ -95,6 +95,18 @@ quickcheck! {
         ok
     }
 
+    fn threats_are_the_squares_the_other_side_attacks(start: usize, choices: Vec<u8>) -> bool {
+        let mut ok = true;
+        random_game(start, &choices, |b, _| {
+            let them = b.side_to_move().flip();
+            let expected = (0..64u32)
+                .filter(|&s| b.is_attacked(Square::new(s), them))
+                .fold(0u64, |t, s| t | 1 << s);
+            ok &= b.threats::<Portable>() == expected;
+        });
+        ok
+    }
+
     fn stages_partition_all_moves(start: usize, choices: Vec<u8>) -> bool {
         let mut ok = true;
         random_game(start, &choices, |b, _| {

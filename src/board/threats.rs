@@ -255,6 +255,37 @@ impl<S: Slider> Board<S> {
             .0
     }
 
+    /// Every square a piece of the side *not* to move attacks under the board's
+    /// occupancy (squares of either colour's pieces included): the squares where
+    /// a piece of the side to move stands, or would stand, en prise to
+    /// something. The search's threat-aware history reads it, once per node.
+    pub fn threats<B: Bits>(&self) -> Bitboard {
+        let them = self.side.index() ^ 1;
+        let own = self.colors[them];
+        let pawns = self.pieces[PAWN] & own;
+        // Pawn attacks by shifts, off the edge files.
+        const NOT_A: Bitboard = !0x0101_0101_0101_0101;
+        const NOT_H: Bitboard = !0x8080_8080_8080_8080;
+        let mut attacked = if them == 0 {
+            ((pawns & NOT_A) << 7) | ((pawns & NOT_H) << 9)
+        } else {
+            ((pawns & NOT_A) >> 9) | ((pawns & NOT_H) >> 7)
+        };
+        let mut knights = self.pieces[KNIGHT] & own;
+        while knights != 0 {
+            attacked |= KNIGHT_ATTACKS[B::pop_lsb(&mut knights) as usize & 63];
+        }
+        let mut diagonal = self.diagonal_sliders() & own;
+        while diagonal != 0 {
+            attacked |= self.bishop_attacks(B::pop_lsb(&mut diagonal) as usize & 63);
+        }
+        let mut straight = self.straight_sliders() & own;
+        while straight != 0 {
+            attacked |= self.rook_attacks(B::pop_lsb(&mut straight) as usize & 63);
+        }
+        attacked | KING_ATTACKS[self.ksq::<B>(them) & 63]
+    }
+
     /// What [`Board::gives_check_with`] needs: compute it once per position.
     pub fn check_info<B: Bits>(&self) -> CheckInfo {
         let us = self.side.index();

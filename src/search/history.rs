@@ -6,8 +6,20 @@
 //! An entry pulled toward a bonus slows down as it approaches `MAX`, so it never
 //! leaves `-MAX..=MAX` and old results fade as new ones arrive.
 
-use crate::types::{Color, Move, Piece};
+use crate::types::{Bitboard, Color, Move, Piece};
 use std::alloc::{alloc_zeroed, Layout};
+
+/// Which of the four butterfly tables a quiet move's entry is in: whether
+/// its from square is attacked by the other side (a move that may save a
+/// piece) and whether its to square is (a move into an attack). The same move
+/// is often good in one case and bad in the other, and one table would average
+/// the two away.
+#[inline(always)]
+pub fn threat_index(m: Move, threats: Bitboard) -> usize {
+    let from = (threats >> m.from().index()) & 1;
+    let to = (threats >> m.to().index()) & 1;
+    (2 * from + to) as usize
+}
 
 /// The bound of every history entry.
 pub const HISTORY_MAX: i32 = 16_384;
@@ -32,8 +44,11 @@ pub type PieceTo = [[i16; 64]; 12];
 
 /// The histories of one search thread.
 pub struct Histories {
-    /// By side, from square and to square (Gk's and every engine's "history heuristic").
-    pub butterfly: [[[i16; 64]; 64]; 2],
+    /// By side, whether the from and to squares are attacked by the other side
+    /// ([`threat_index`]), from square and to square (Gk's and every engine's
+    /// "history heuristic", split by threats). Without the `ThreatHistory`
+    /// switch the threat index is always 0.
+    pub butterfly: [[[[i16; 64]; 64]; 4]; 2],
     /// By moving piece, target square and captured kind.
     pub capture: [[[i16; 6]; 64]; 12],
     /// By (piece, square) of the move one or two plies back, then (piece, square).
@@ -108,10 +123,12 @@ impl Histories {
         unsafe { std::ptr::write_bytes(self as *mut Histories, 0, 1) }
     }
 
-    /// The butterfly score of a quiet move.
+    /// The butterfly score of a quiet move, `threats` the squares the other
+    /// side attacks (0 without the `ThreatHistory` switch).
     #[inline(always)]
-    pub fn quiet(&self, side: Color, m: Move) -> i32 {
-        self.butterfly[side.index()][m.from().index()][m.to().index()] as i32
+    pub fn quiet(&self, side: Color, m: Move, threats: Bitboard) -> i32 {
+        self.butterfly[side.index()][threat_index(m, threats)][m.from().index()][m.to().index()]
+            as i32
     }
 
     /// What to add to the static evaluation of a position with `side` to move

@@ -52,16 +52,18 @@ pub fn is_noisy<S: crate::attacks::Slider>(board: &Board<S>, m: Move) -> bool {
     m.kind() == MoveKind::Promotion || board.is_capture(m)
 }
 
-/// A quiet move's order: butterfly history plus the continuation histories of the
-/// moves one and two plies back.
+/// A quiet move's order: butterfly history (under `threats`, the squares the
+/// other side attacks) plus the continuation histories of the moves one and two
+/// plies back.
 #[inline(always)]
 fn quiet_score<S: crate::attacks::Slider>(
     board: &Board<S>,
     hist: &Histories,
     cont: [Option<&PieceTo>; 2],
+    threats: Bitboard,
     m: Move,
 ) -> i32 {
-    hist.quiet(board.side_to_move(), m) + cont_score(board, cont, m)
+    hist.quiet(board.side_to_move(), m, threats) + cont_score(board, cont, m)
 }
 
 /// The continuation histories' part of [`quiet_score`]: how quiet move `m`
@@ -147,11 +149,21 @@ pub struct MovePicker {
     bad_cur: usize,
     /// Quiescence: whether the quiet checks follow the captures.
     qs_checks: bool,
+    /// The squares the other side attacks, as the butterfly history reads
+    /// them (0 without the `ThreatHistory` switch).
+    threats: Bitboard,
 }
 
 impl MovePicker {
-    /// A picker for a node of the main search.
-    pub fn new(in_check: bool, tt_move: Move, killers: [Move; 2], counter: Move) -> MovePicker {
+    /// A picker for a node of the main search; `threats` as the butterfly
+    /// history reads them (see [`Histories::quiet`]).
+    pub fn new(
+        in_check: bool,
+        tt_move: Move,
+        killers: [Move; 2],
+        counter: Move,
+        threats: Bitboard,
+    ) -> MovePicker {
         MovePicker {
             stage: if in_check {
                 Stage::EvasionTt
@@ -169,13 +181,20 @@ impl MovePicker {
             bad_len: 0,
             bad_cur: 0,
             qs_checks: false,
+            threats,
         }
     }
 
     /// A picker for quiescence: captures and queen promotions, then the quiet
-    /// checks if `checks`, or every evasion when in check.
-    pub fn new_qsearch(in_check: bool, tt_move: Move, checks: bool) -> MovePicker {
-        let mut p = MovePicker::new(in_check, tt_move, [Move::NULL; 2], Move::NULL);
+    /// checks if `checks`, or every evasion when in check; `threats` for the
+    /// quiet moves among them, as in [`MovePicker::new`].
+    pub fn new_qsearch(
+        in_check: bool,
+        tt_move: Move,
+        checks: bool,
+        threats: Bitboard,
+    ) -> MovePicker {
+        let mut p = MovePicker::new(in_check, tt_move, [Move::NULL; 2], Move::NULL, threats);
         if !in_check {
             p.stage = Stage::QsTt;
             p.qs_checks = checks;
@@ -237,8 +256,10 @@ impl MovePicker {
         cont: [Option<&PieceTo>; 2],
     ) {
         for i in 0..self.len {
-            self.scores
-                .set(i, quiet_score(board, hist, cont, self.moves.get(i)));
+            self.scores.set(
+                i,
+                quiet_score(board, hist, cont, self.threats, self.moves.get(i)),
+            );
         }
     }
 
@@ -253,7 +274,7 @@ impl MovePicker {
             let m = self.moves.get(i);
             let score = match captured_kind(board, m) {
                 Some(k) => (1 << 24) + ORDER_VALUES[k.index()] * 16,
-                None => quiet_score(board, hist, cont, m),
+                None => quiet_score(board, hist, cont, self.threats, m),
             };
             self.scores.set(i, score);
         }

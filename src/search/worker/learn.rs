@@ -64,9 +64,10 @@ impl<E: Engine> Worker<'_, E> {
         cont: i32,
     ) {
         let to = m.to().index();
+        let threat = history::threat_index(m, self.stack.at(ply).threats);
         let h = &mut self.data.histories;
         history::update(
-            &mut h.butterfly[side.index()][m.from().index()][to],
+            &mut h.butterfly[side.index()][threat][m.from().index()][to],
             butterfly,
         );
         for back in [1, 2] {

@@ -191,7 +191,16 @@ impl<E: Engine> Worker<'_, E> {
         } else {
             [Move::NULL; 2]
         };
-        let mut picker = MovePicker::new(in_check, tt_move, killers, counter);
+        // With `threat_history`, the squares the other side attacks split the
+        // butterfly history (see `history::threat_index`); the frame keeps
+        // them for the histories' updates, this node's and its children's.
+        let threats = if self.features.threat_history {
+            self.board.threats::<E::Bits>()
+        } else {
+            0
+        };
+        self.stack.at_mut(ply).threats = threats;
+        let mut picker = MovePicker::new(in_check, tt_move, killers, counter, threats);
         // A tablebase win found above is the least this node is worth.
         let mut best_score = tb_floor.unwrap_or(-INFINITE);
         let mut best_move = Move::NULL;
@@ -248,7 +257,7 @@ impl<E: Engine> Worker<'_, E> {
             let (hist, cont) = if noisy {
                 (0, 0)
             } else {
-                let butterfly = self.data.histories.quiet(us, m);
+                let butterfly = self.data.histories.quiet(us, m, threats);
                 let cont = cont_score(&self.board, self.cont_tables(ply), m);
                 let hist = if self.features.cont_stats {
                     (butterfly + cont) / 2
@@ -620,7 +629,7 @@ impl<E: Engine> Worker<'_, E> {
         }
         // Quiescence's picker: captures and queen promotions, the hash move
         // first when it is one of them (a quiet one it drops).
-        let mut picker = MovePicker::new_qsearch(false, tt_move, false);
+        let mut picker = MovePicker::new_qsearch(false, tt_move, false, 0);
         let see_needed = pc_beta - evals.corrected;
         loop {
             let cont = self.cont_tables(ply);

@@ -71,7 +71,14 @@ impl<E: Engine> Worker<'_, E> {
 
         // Step 3. Captures (all evasions in check), best first, then the quiet
         // checks if asked.
-        let mut picker = MovePicker::new_qsearch(in_check, tt_move, checks);
+        // Quiet moves come only in check or with the checks: only then do
+        // their threats matter.
+        let threats = if self.features.threat_history && (in_check || checks) {
+            self.board.threats::<E::Bits>()
+        } else {
+            0
+        };
+        let mut picker = MovePicker::new_qsearch(in_check, tt_move, checks, threats);
         let mut best_move = Move::NULL;
         let mut move_count = 0;
         let futility_base = if in_check {

@@ -37,6 +37,10 @@ pub(super) struct Frame {
     /// Double extensions on the path to this ply: bounded apart, since each
     /// one costs the tree twice.
     pub double_extensions: i32,
+    /// The squares the side not to move attacks here, as the butterfly
+    /// history reads them: set by the main search before its move loop (0
+    /// without the `ThreatHistory` switch).
+    pub threats: Bitboard,
 }
 
 impl Frame {
@@ -61,6 +65,7 @@ impl Default for Frame {
             since_null: usize::MAX / 2,
             extensions: 0,
             double_extensions: 0,
+            threats: 0,
         }
     }
 }
