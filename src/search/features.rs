@@ -96,9 +96,10 @@ search_switches! {
     prior_bonus: "PriorBonus" = false;
     /// The butterfly history split four ways by whether the move's from and
     /// to squares are attacked by the other side (a move out of an attack,
-    /// into one, both or neither), as Viridithas and others keep it. Off by
-    /// default until its row is finished (docs/strength.md).
-    threat_history: "ThreatHistory" = false;
+    /// into one, both or neither), as Viridithas and others keep it. Its row
+    /// passed at +16.9 ± 11.0 Elo over 1,897 games at 2s+0.02s
+    /// (docs/strength.md).
+    threat_history: "ThreatHistory" = true;
     /// Late-move reductions of captures and promotions at non-PV nodes (off:
     /// only quiet moves are reduced, as in Ethereal; see `razoring`).
     reduce_captures: "ReduceCaptures" = false;
