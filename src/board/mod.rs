@@ -29,6 +29,7 @@ pub use movegen::{MoveList, Stage};
 pub use notation::MoveError;
 pub use position::Position;
 pub use see::SEE_VALUES;
+pub(crate) use threats::pawn_attacks;
 pub use threats::CheckInfo;
 
 use crate::attacks::{Magic, Slider};

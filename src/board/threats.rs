@@ -6,6 +6,18 @@
 use super::*;
 use crate::bits::Bits;
 
+/// Squares attacked by the pawns `pawns` of `color`: the two diagonal shifts,
+/// each off the edge file a pawn would wrap around from.
+#[inline(always)]
+pub(crate) fn pawn_attacks(color: Color, pawns: Bitboard) -> Bitboard {
+    const NOT_FILE_A: Bitboard = !FILE_MASKS[0];
+    const NOT_FILE_H: Bitboard = !FILE_MASKS[7];
+    match color {
+        Color::White => ((pawns & NOT_FILE_A) << 7) | ((pawns & NOT_FILE_H) << 9),
+        Color::Black => ((pawns & NOT_FILE_A) >> 9) | ((pawns & NOT_FILE_H) >> 7),
+    }
+}
+
 /// What tells whether a move gives check, computed once per position by
 /// [`Board::check_info`].
 ///
@@ -262,15 +274,7 @@ impl<S: Slider> Board<S> {
     pub fn threats<B: Bits>(&self) -> Bitboard {
         let them = self.side.index() ^ 1;
         let own = self.colors[them];
-        let pawns = self.pieces[PAWN] & own;
-        // Pawn attacks by shifts, off the edge files.
-        const NOT_A: Bitboard = !0x0101_0101_0101_0101;
-        const NOT_H: Bitboard = !0x8080_8080_8080_8080;
-        let mut attacked = if them == 0 {
-            ((pawns & NOT_A) << 7) | ((pawns & NOT_H) << 9)
-        } else {
-            ((pawns & NOT_A) >> 9) | ((pawns & NOT_H) >> 7)
-        };
+        let mut attacked = pawn_attacks(self.side.flip(), self.pieces[PAWN] & own);
         let mut knights = self.pieces[KNIGHT] & own;
         while knights != 0 {
             attacked |= KNIGHT_ATTACKS[B::pop_lsb(&mut knights) as usize & 63];

@@ -1,20 +1,8 @@
-//! Small board helpers the evaluation needs that the board does not offer.
+//! Small board helpers the evaluation needs that the board does not offer,
+//! beside the one it does: the pawns' attacks, which the board's threats use too.
 
-use crate::tables::FILE_MASKS;
+pub(crate) use crate::board::pawn_attacks;
 use crate::types::Color;
-
-/// Squares off the a-file / h-file: a shift must not wrap a pawn around the board.
-const NOT_FILE_A: u64 = !FILE_MASKS[0];
-const NOT_FILE_H: u64 = !FILE_MASKS[7];
-
-/// Squares attacked by the pawns `pawns` of `color`.
-#[inline(always)]
-pub(crate) fn pawn_attacks(color: Color, pawns: u64) -> u64 {
-    match color {
-        Color::White => ((pawns & NOT_FILE_A) << 7) | ((pawns & NOT_FILE_H) << 9),
-        Color::Black => ((pawns & NOT_FILE_A) >> 9) | ((pawns & NOT_FILE_H) >> 7),
-    }
-}
 
 /// `bb` moved one rank forward for `color`.
 #[inline(always)]
