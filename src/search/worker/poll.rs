@@ -28,6 +28,12 @@ impl<E: Engine> Worker<'_, E> {
     /// Count a node and, every so often, look at the stop flag and the limits.
     #[inline(always)]
     pub(super) fn tick(&mut self) {
+        // A node entered after the stop is left at once, not searched: counting
+        // it would report more nodes than `go nodes` allowed (2,002 for 2,000,
+        // from the calls a node makes before it looks at the flag again).
+        if self.stopped {
+            return;
+        }
         self.nodes += 1;
         if let Some(n) = self.shared.limits.nodes {
             // A node limit is checked at every node on one thread, so a node-limited
