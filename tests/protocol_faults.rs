@@ -215,7 +215,7 @@ fn clearing_the_table_empties_it_in_place() {
         let mut tt = TranspositionTable::new(2).unwrap();
         for k in 1..5000u64 {
             let key = k.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-            tt.store(key, Move::NULL, 10, 10, 5, Bound::Exact, 0);
+            tt.store(key, Move::NULL, 10, 10, 5, Bound::Exact, false, 0);
         }
         assert!(tt.hashfull() > 0);
         tt.clear(threads);

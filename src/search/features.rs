@@ -100,6 +100,11 @@ search_switches! {
     /// passed at +16.9 ± 11.0 Elo over 1,897 games at 2s+0.02s
     /// (docs/strength.md).
     threat_history: "ThreatHistory" = true;
+    /// A node on a principal variation now or once, by the hash's PV bit,
+    /// reduced by late-move reductions as a PV node is, and a node that fails
+    /// low at depth 4 or more just below one marked too (Stockfish's `ttPv`).
+    /// Off by default until its row is finished (docs/strength.md).
+    tt_pv: "TtPv" = false;
     /// Late-move reductions of captures and promotions at non-PV nodes (off:
     /// only quiet moves are reduced, as in Ethereal; see `razoring`).
     reduce_captures: "ReduceCaptures" = false;

@@ -81,6 +81,9 @@ pub struct TtHit {
     /// The depth the score was searched to.
     pub depth: i32,
     pub bound: Bound,
+    /// Whether the position is or was on a principal variation when stored
+    /// (Stockfish's `ttPv`): a PV node, or a node below one that failed low.
+    pub pv: bool,
 }
 
 impl TtHit {
@@ -103,7 +106,7 @@ impl TtHit {
 struct Entry {
     /// key16 << 48 | move << 32 | score << 16 | eval
     data: AtomicU64,
-    /// key16 << 48 | check(data) << 16 | depth << 8 | generation << 2 | bound
+    /// key16 << 48 | check(data) << 16 | depth << 8 | generation << 3 | pv << 2 | bound
     meta: AtomicU64,
 }
 
@@ -115,8 +118,19 @@ struct Bucket {
 
 /// Depths are stored offset so that quiescence depths (down to -8 or so) fit a byte.
 const DEPTH_OFFSET: i32 = 16;
-/// Generations live in six bits.
-const GEN_MASK: u8 = 63;
+/// Generations live in five bits, above the PV bit: an entry 32 searches old
+/// looks new again, long after replacement has counted it worthless.
+const GEN_MASK: u8 = 31;
+/// Where the generation starts in a meta word.
+const GEN_SHIFT: u32 = 3;
+/// The meta word's PV bit (see [`TtHit::pv`]).
+const PV_BIT: u64 = 1 << 2;
+
+/// The generation of a meta word.
+#[inline(always)]
+fn generation_of(meta: u64) -> u8 {
+    ((meta >> GEN_SHIFT) as u8) & GEN_MASK
+}
 
 /// The 32-bit check of a data word that its meta word carries: the high half of a
 /// multiplication by an odd constant, so that two different data words agree in it
@@ -255,7 +269,7 @@ impl TranspositionTable {
             // Refresh the age, so a hit survives replacement; only if no other
             // store came between (see the module doc).
             let gen = self.generation.load(Relaxed) as u64;
-            let fresh = (meta & !(u64::from(GEN_MASK) << 2)) | gen << 2;
+            let fresh = (meta & !(u64::from(GEN_MASK) << GEN_SHIFT)) | gen << GEN_SHIFT;
             if fresh != meta {
                 let _ = e.meta.compare_exchange(meta, fresh, Relaxed, Relaxed);
             }
@@ -265,13 +279,16 @@ impl TranspositionTable {
                 eval: data as u16 as i16 as i32,
                 depth: ((meta >> 8) & 0xFF) as i32 - DEPTH_OFFSET,
                 bound: Bound::from_bits(meta),
+                pv: meta & PV_BIT != 0,
             });
         }
         None
     }
 
-    /// Store a result. The entry kept is the one for this key, else the one least
-    /// worth keeping: the shallowest, counting every generation of age as 8 plies.
+    /// Store a result, with `pv` for a position that is or was on a principal
+    /// variation ([`TtHit::pv`]). The entry kept is the one for this key, else
+    /// the one least worth keeping: the shallowest, counting every generation of
+    /// age as 8 plies.
     #[allow(clippy::too_many_arguments)]
     #[inline]
     pub fn store(
@@ -282,6 +299,7 @@ impl TranspositionTable {
         eval: i32,
         depth: i32,
         bound: Bound,
+        pv: bool,
         ply: usize,
     ) {
         let k = key & 0xFFFF;
@@ -297,7 +315,7 @@ impl TranspositionTable {
                 same_key = true;
                 break;
             }
-            let age = (gen.wrapping_sub(((meta >> 2) & 63) as u8) & GEN_MASK) as i32;
+            let age = (gen.wrapping_sub(generation_of(meta)) & GEN_MASK) as i32;
             let worth = ((meta >> 8) & 0xFF) as i32 - 8 * age;
             let worth = if occupied(meta) { worth } else { i32::MIN };
             if worth < victim_worth {
@@ -315,7 +333,7 @@ impl TranspositionTable {
             }
             // Keep a deeper result of this search unless the new one is exact.
             let old_depth = ((old_meta >> 8) & 0xFF) as i32 - DEPTH_OFFSET;
-            let old_gen = ((old_meta >> 2) & 63) as u8;
+            let old_gen = generation_of(old_meta);
             if bound != Bound::Exact && old_gen == gen && depth + 4 < old_depth {
                 return;
             }
@@ -325,7 +343,12 @@ impl TranspositionTable {
             | (mv.bits() as u64) << 32
             | (score_to_tt(score, ply) as i16 as u16 as u64) << 16
             | (eval_to_tt(eval) as u16 as u64);
-        let meta = k << 48 | check(data) << 16 | depth << 8 | (gen as u64) << 2 | bound as u64;
+        let meta = k << 48
+            | check(data) << 16
+            | depth << 8
+            | (gen as u64) << GEN_SHIFT
+            | if pv { PV_BIT } else { 0 }
+            | bound as u64;
         victim.data.store(data, Relaxed);
         victim.meta.store(meta, Relaxed);
     }
@@ -340,7 +363,7 @@ impl TranspositionTable {
             let b = unsafe { &*self.buckets.add(i) };
             for e in &b.entries {
                 let meta = e.meta.load(Relaxed);
-                if occupied(meta) && (meta >> 2) & 63 == gen {
+                if occupied(meta) && u64::from(generation_of(meta)) == gen {
                     used += 1;
                 }
             }
@@ -452,13 +475,22 @@ mod tests {
     fn mate_scores_round_trip_by_ply() {
         let tt = TranspositionTable::new(1).unwrap();
         // Mate in 3 plies from a node 5 plies below the root is mate in 8 from the root.
-        tt.store(0xABCD_1234, Move::NULL, MATE - 8, 0, 4, Bound::Exact, 5);
+        tt.store(
+            0xABCD_1234,
+            Move::NULL,
+            MATE - 8,
+            0,
+            4,
+            Bound::Exact,
+            false,
+            5,
+        );
         let hit = tt.probe(0xABCD_1234, 5).unwrap();
         assert_eq!(hit.score, MATE - 8);
         // Seen from another ply (a transposition 2 plies deeper): still mate in 3 from there.
         let hit = tt.probe(0xABCD_1234, 7).unwrap();
         assert_eq!(hit.score, MATE - 10);
-        tt.store(0x55, Move::NULL, -MATE + 9, 0, 4, Bound::Exact, 3);
+        tt.store(0x55, Move::NULL, -MATE + 9, 0, 4, Bound::Exact, false, 3);
         assert_eq!(tt.probe(0x55, 1).unwrap().score, -MATE + 7);
     }
 
@@ -466,7 +498,7 @@ mod tests {
     fn stores_and_finds_fields() {
         let tt = TranspositionTable::new(1).unwrap();
         let m = Move::normal(12, 28);
-        tt.store(42, m, -37, 15, 9, Bound::Lower, 0);
+        tt.store(42, m, -37, 15, 9, Bound::Lower, false, 0);
         let hit = tt.probe(42, 0).unwrap();
         assert_eq!(
             hit,
@@ -475,16 +507,29 @@ mod tests {
                 score: -37,
                 eval: 15,
                 depth: 9,
-                bound: Bound::Lower
+                bound: Bound::Lower,
+                pv: false,
             }
         );
         assert!(tt.probe(43, 0).is_none());
+        // The PV bit is kept apart from the bound and the generation, whatever
+        // they are, and a later store of the same position replaces it.
+        for (gens, bound) in [(0, Bound::None), (5, Bound::Upper), (31, Bound::Exact)] {
+            for _ in 0..gens {
+                tt.new_search();
+            }
+            tt.store(44, m, 12, 3, 7, bound, true, 0);
+            let hit = tt.probe(44, 0).unwrap();
+            assert_eq!((hit.bound, hit.pv, hit.depth), (bound, true, 7));
+            tt.store(44, m, 12, 3, 7, bound, false, 0);
+            assert!(!tt.probe(44, 0).unwrap().pv);
+        }
     }
 
     #[test]
     fn an_evaluation_alone_is_found() {
         let tt = TranspositionTable::new(1).unwrap();
-        tt.store(7, Move::NULL, VALUE_NONE, 33, -8, Bound::None, 0);
+        tt.store(7, Move::NULL, VALUE_NONE, 33, -8, Bound::None, false, 0);
         let hit = tt.probe(7, 0).unwrap();
         assert_eq!(
             (hit.eval, hit.score, hit.bound),
@@ -506,25 +551,35 @@ mod tests {
         // Nodes in check store VALUE_NONE: it must not come back as a huge
         // evaluation (it came back as 32000, clamped).
         let tt = TranspositionTable::new(1).unwrap();
-        tt.store(9, Move::normal(1, 2), 15, VALUE_NONE, 3, Bound::Upper, 0);
+        tt.store(
+            9,
+            Move::normal(1, 2),
+            15,
+            VALUE_NONE,
+            3,
+            Bound::Upper,
+            false,
+            0,
+        );
         assert_eq!(tt.probe(9, 0).unwrap().eval, VALUE_NONE);
         // Real evaluations stay clear of the mate range.
-        tt.store(10, Move::NULL, 0, 40_000, 3, Bound::Upper, 0);
+        tt.store(10, Move::NULL, 0, 40_000, 3, Bound::Upper, false, 0);
         assert!(tt.probe(10, 0).unwrap().eval < MATE_IN_MAX);
-        tt.store(11, Move::NULL, 0, -40_000, 3, Bound::Upper, 0);
+        tt.store(11, Move::NULL, 0, -40_000, 3, Bound::Upper, false, 0);
         assert!(tt.probe(11, 0).unwrap().eval > -MATE_IN_MAX);
     }
 
     /// The fields of the store numbered `id`, every one a function of the id, so
     /// that a hit whose fields come from two stores can be recognised.
-    fn stress_fields(id: u16) -> (Move, i32, i32, i32, Bound) {
+    fn stress_fields(id: u16) -> (Move, i32, i32, i32, Bound, bool) {
         let id = id | 1; // never the null move, which a store may replace
         let mv = Move::from_bits(id);
         let score = (id as i32 * 7) % 2001 - 1000;
         let eval = (id as i32 * 13) % 1001 - 500;
         let depth = (id as i32 * 5) % 40;
         let bound = [Bound::Upper, Bound::Lower, Bound::Exact][(id as usize / 2) % 3];
-        (mv, score, eval, depth, bound)
+        let pv = id & 0x40 != 0;
+        (mv, score, eval, depth, bound, pv)
     }
 
     #[test]
@@ -550,14 +605,13 @@ mod tests {
                         x ^= x << 17;
                         let key = keys[(x % keys.len() as u64) as usize];
                         if x & 0x100 == 0 {
-                            let (mv, score, eval, depth, bound) = stress_fields((x >> 16) as u16);
-                            tt.store(key, mv, score, eval, depth, bound, 0);
+                            let (mv, score, eval, depth, bound, pv) =
+                                stress_fields((x >> 16) as u16);
+                            tt.store(key, mv, score, eval, depth, bound, pv, 0);
                         } else if let Some(h) = tt.probe(key, 0) {
                             hits.fetch_add(1, Relaxed);
-                            let (mv, score, eval, depth, bound) = stress_fields(h.mv.bits());
-                            if (h.mv, h.score, h.eval, h.depth, h.bound)
-                                != (mv, score, eval, depth, bound)
-                            {
+                            let fields = stress_fields(h.mv.bits());
+                            if (h.mv, h.score, h.eval, h.depth, h.bound, h.pv) != fields {
                                 bad.fetch_add(1, Relaxed);
                             }
                         }

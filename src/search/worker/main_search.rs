@@ -77,6 +77,15 @@ impl<E: Engine> Worker<'_, E> {
         } else {
             tt_hit.map_or(Move::NULL, |h| h.mv)
         };
+        // On a principal variation now or once (Stockfish's `ttPv`; see
+        // `TtHit::pv`). The singular search, at this ply with a move excluded,
+        // keeps the node's own flag.
+        let tt_pv = if excluded.is_null() {
+            PV || tt_hit.is_some_and(|h| h.pv)
+        } else {
+            self.stack.at(ply).tt_pv
+        };
+        self.stack.at_mut(ply).tt_pv = tt_pv;
         if let Some(h) = tt_hit {
             if !PV
                 && h.depth >= depth
@@ -106,7 +115,7 @@ impl<E: Engine> Worker<'_, E> {
                     let d = (depth + 6).min(MAX_PLY as i32 - 1);
                     self.shared
                         .tt
-                        .store(key, Move::NULL, v, VALUE_NONE, d, bound, ply);
+                        .store(key, Move::NULL, v, VALUE_NONE, d, bound, tt_pv, ply);
                     return v;
                 }
                 if PV {
@@ -127,9 +136,16 @@ impl<E: Engine> Worker<'_, E> {
         } else {
             let e = self.evals(tt_hit);
             if tt_hit.is_none() && excluded.is_null() {
-                self.shared
-                    .tt
-                    .store(key, Move::NULL, VALUE_NONE, e.raw, -8, Bound::None, ply);
+                self.shared.tt.store(
+                    key,
+                    Move::NULL,
+                    VALUE_NONE,
+                    e.raw,
+                    -8,
+                    Bound::None,
+                    tt_pv,
+                    ply,
+                );
             }
             e
         };
@@ -327,7 +343,10 @@ impl<E: Engine> Worker<'_, E> {
             let reducible = !noisy || (!PV && self.features.reduce_captures);
             if self.features.lmr && node.depth >= 2 && move_count > 1 + root as usize && reducible {
                 let mut r = self.reduction(node.depth, move_count);
-                if !PV {
+                // With `tt_pv`, a node on a principal variation once reduces
+                // as a PV node does: the line may well come back.
+                let reduces_as_pv = PV || (self.features.tt_pv && tt_pv);
+                if !reduces_as_pv {
                     r += 1;
                 }
                 if cut_node {
@@ -470,8 +489,16 @@ impl<E: Engine> Worker<'_, E> {
         }
         if excluded.is_null() && !(root && self.pv_idx > 0) {
             let bound = Bound::of_search(best_score, beta, PV && !best_move.is_null());
+            // With `tt_pv`, a node that failed low just below a node on a
+            // principal variation counts as one too (Stockfish): the PV's
+            // alternatives at enough depth are where the line may turn.
+            let tt_pv = tt_pv
+                || (self.features.tt_pv
+                    && best_move.is_null()
+                    && node.depth > 3
+                    && self.stack.before(ply, 1).tt_pv);
             self.shared.tt.store(
-                key, best_move, best_score, evals.raw, node.depth, bound, ply,
+                key, best_move, best_score, evals.raw, node.depth, bound, tt_pv, ply,
             );
             if !in_check {
                 self.update_correction(best_score, bound, evals, best_move, node.depth);
@@ -654,9 +681,17 @@ impl<E: Engine> Worker<'_, E> {
             }
             if v >= pc_beta {
                 let key = self.board.key();
-                self.shared
-                    .tt
-                    .store(key, m, v, evals.raw, probe_depth + 1, Bound::Lower, ply);
+                let tt_pv = self.stack.at(ply).tt_pv;
+                self.shared.tt.store(
+                    key,
+                    m,
+                    v,
+                    evals.raw,
+                    probe_depth + 1,
+                    Bound::Lower,
+                    tt_pv,
+                    ply,
+                );
                 return Some(if v.abs() < MATE_IN_MAX {
                     v - (pc_beta - beta)
                 } else {

@@ -56,12 +56,16 @@ impl<E: Engine> Worker<'_, E> {
             }
         }
         let tt_move = tt_hit.map_or(Move::NULL, |h| h.mv);
+        // On a principal variation now or once (see `TtHit::pv`): kept with
+        // the entry, so the main search of this position at the next
+        // iteration knows it.
+        let tt_pv = PV || tt_hit.is_some_and(|h| h.pv);
 
         // Step 2. Stand pat: the side to move may decline every capture.
         let (evals, mut best_score) = if in_check {
             (Evals::NONE, -INFINITE)
         } else {
-            let evals = match self.stand_pat(tt_hit, key, beta, ply) {
+            let evals = match self.stand_pat(tt_hit, key, beta, PV, ply) {
                 ControlFlow::Continue(e) => e,
                 ControlFlow::Break(v) => return v,
             };
@@ -129,7 +133,7 @@ impl<E: Engine> Worker<'_, E> {
         let bound = Bound::of_search(best_score, beta, PV && !best_move.is_null());
         self.shared
             .tt
-            .store(key, best_move, best_score, evals.raw, 0, bound, ply);
+            .store(key, best_move, best_score, evals.raw, 0, bound, tt_pv, ply);
         best_score
     }
 
@@ -165,6 +169,7 @@ impl<E: Engine> Worker<'_, E> {
         tt_hit: Option<TtHit>,
         key: u64,
         beta: i32,
+        pv: bool,
         ply: usize,
     ) -> ControlFlow<i32, Evals> {
         let evals = self.evals(tt_hit);
@@ -173,7 +178,7 @@ impl<E: Engine> Worker<'_, E> {
             if tt_hit.is_none() {
                 self.shared
                     .tt
-                    .store(key, Move::NULL, stand, evals.raw, -1, Bound::Lower, ply);
+                    .store(key, Move::NULL, stand, evals.raw, -1, Bound::Lower, pv, ply);
             }
             return ControlFlow::Break(stand);
         }
@@ -283,7 +288,16 @@ mod tests {
         // An upper bound stored by a plain quiescence node says nothing of Ra8#.
         let fen = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1";
         with_worker(fen, |w, tt| {
-            tt.store(w.board.key(), Move::NULL, 0, VALUE_NONE, 0, Bound::Upper, 0);
+            tt.store(
+                w.board.key(),
+                Move::NULL,
+                0,
+                VALUE_NONE,
+                0,
+                Bound::Upper,
+                false,
+                0,
+            );
             // A window above the stand-pat score, so the moves would be searched.
             assert_eq!(w.qsearch::<false>(2000, 2001, 0, false), 0);
             assert_eq!(w.qsearch::<false>(2000, 2001, 0, true), mate_in(1));
@@ -297,7 +311,7 @@ mod tests {
         let fen = "4k3/8/8/8/8/8/q7/R3K3 w - - 95 80";
         with_worker(fen, |w, tt| {
             let key = w.board.key();
-            tt.store(key, Move::NULL, -900, VALUE_NONE, 0, Bound::Upper, 0);
+            tt.store(key, Move::NULL, -900, VALUE_NONE, 0, Bound::Upper, false, 0);
             let v = w.qsearch::<false>(-800, -799, 0, false);
             assert!(v > -800, "the stale bound cut: {v}");
         });

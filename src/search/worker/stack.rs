@@ -41,6 +41,10 @@ pub(super) struct Frame {
     /// history reads them: set by the main search before its move loop (0
     /// without the `ThreatHistory` switch).
     pub threats: Bitboard,
+    /// Whether this node is or was on a principal variation (see
+    /// [`TtHit::pv`](crate::search::tt::TtHit::pv)): set by the main search
+    /// on entry, read by its children and its singular search.
+    pub tt_pv: bool,
 }
 
 impl Frame {
@@ -66,6 +70,7 @@ impl Default for Frame {
             extensions: 0,
             double_extensions: 0,
             threats: 0,
+            tt_pv: false,
         }
     }
 }
