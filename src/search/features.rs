@@ -105,6 +105,11 @@ search_switches! {
     /// low at depth 4 or more just below one marked too (Stockfish's `ttPv`).
     /// Off by default until its row is finished (docs/strength.md).
     tt_pv: "TtPv" = false;
+    /// A late move reduced a ply more where the node's children have failed
+    /// high more than three times (two for each without a hash move) since
+    /// its parent began (Stockfish's `cutoffCnt`). Off by default until its
+    /// row is finished (docs/strength.md).
+    cutoff_count: "CutoffCount" = false;
     /// Late-move reductions of captures and promotions at non-PV nodes (off:
     /// only quiet moves are reduced, as in Ethereal; see `razoring`).
     reduce_captures: "ReduceCaptures" = false;

@@ -17,6 +17,10 @@ use crate::search::tt::{Bound, TtHit};
 use crate::search::Event;
 use crate::types::*;
 
+/// With `CutoffCount`, the children's cut-offs (see `Frame::cutoffs`) past
+/// which a late move is reduced a ply more: Stockfish's figure.
+const CUTOFF_COUNT_MIN: u32 = 3;
+
 impl<E: Engine> Worker<'_, E> {
     /// The main search of the node at `ply`, in its window and to `depth`.
     /// Long on purpose (see the module's doc): its steps read in order here,
@@ -153,6 +157,12 @@ impl<E: Engine> Worker<'_, E> {
         self.stack.at_mut(ply).static_eval = static_eval;
         let improving = !in_check && self.improving(ply, static_eval);
         self.stack.after_mut(ply, 2).killers = [Move::NULL; 2];
+        self.stack.after_mut(ply, 2).cutoffs = 0;
+        if root {
+            // No node two plies up clears the root's children's count: each
+            // search of the root starts it afresh.
+            self.stack.after_mut(ply, 1).cutoffs = 0;
+        }
         // From here on the window's lower edge and the depth are `node.alpha`
         // and `node.depth`, where the pruning reads them.
         let mut node = Node {
@@ -361,6 +371,12 @@ impl<E: Engine> Worker<'_, E> {
                 if tt_capture && !noisy {
                     r += 1;
                 }
+                // With `cutoff_count`, a ply more where this node's children
+                // keep failing high: its moves keep being refuted, so it will
+                // most likely fail low, and a late move matters less.
+                if self.features.cutoff_count && self.stack.at(ply + 1).cutoffs > CUTOFF_COUNT_MIN {
+                    r += 1;
+                }
                 if !noisy {
                     if self.features.history {
                         r -= hist / self.params.lmr_history_divisor;
@@ -432,6 +448,7 @@ impl<E: Engine> Worker<'_, E> {
                         self.update_pv(ply, m);
                     }
                     if score >= beta {
+                        self.stack.at_mut(ply).cutoffs += 1 + tt_move.is_null() as u32;
                         break;
                     }
                     node.alpha = score;

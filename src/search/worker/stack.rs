@@ -45,6 +45,11 @@ pub(super) struct Frame {
     /// [`TtHit::pv`](crate::search::tt::TtHit::pv)): set by the main search
     /// on entry, read by its children and its singular search.
     pub tt_pv: bool,
+    /// Beta cut-offs at this ply since the node two plies up began, counted
+    /// twice without a hash move (Stockfish's `cutoffCnt`). Read by the node
+    /// one ply up: many of its children failing high means its moves keep
+    /// being refuted.
+    pub cutoffs: u32,
 }
 
 impl Frame {
@@ -71,6 +76,7 @@ impl Default for Frame {
             double_extensions: 0,
             threats: 0,
             tt_pv: false,
+            cutoffs: 0,
         }
     }
 }
