@@ -299,7 +299,9 @@ fn go_nodes_never_reports_more_than_it_was_given() {
                 .infos()
                 .filter_map(|l| common::word_after(l, "nodes"))
                 .collect();
-            let (first, most) = (nodes[0], *nodes.iter().max().unwrap());
+            let (Some(&first), Some(&most)) = (nodes.first(), nodes.iter().max()) else {
+                panic!("{pos}, go nodes {n}: no line with nodes: {:?}", s.lines);
+            };
             assert!(
                 most <= n.max(first),
                 "{pos}, go nodes {n}: {most} nodes: {:?}",

@@ -65,7 +65,7 @@ impl<E: Engine> Worker<'_, E> {
         let (evals, mut best_score) = if in_check {
             (Evals::NONE, -INFINITE)
         } else {
-            let evals = match self.stand_pat(tt_hit, key, beta, PV, ply) {
+            let evals = match self.stand_pat(tt_hit, key, beta, tt_pv, ply) {
                 ControlFlow::Continue(e) => e,
                 ControlFlow::Break(v) => return v,
             };
