@@ -134,6 +134,22 @@ impl<T: Copy> Slots<T> {
     }
 }
 
+/// A move's sort key: larger is better; the score decides, then the lower
+/// encoding (the low 16 bits hold the encoding inverted).
+#[inline(always)]
+const fn sort_key(score: i32, m: Move) -> i64 {
+    ((score as i64) << 16) | (0xFFFF - m.bits()) as i64
+}
+
+/// The score and move a [`sort_key`] was made of.
+#[inline(always)]
+const fn from_sort_key(key: i64) -> (i32, Move) {
+    (
+        (key >> 16) as i32,
+        Move::from_bits(0xFFFF - (key & 0xFFFF) as u16),
+    )
+}
+
 /// Hands out the moves of one node, best first.
 pub struct MovePicker {
     stage: Stage,
@@ -300,22 +316,31 @@ impl MovePicker {
         Some(self.moves.get(self.cur - 1))
     }
 
-    /// Sort the whole current list, best first (insertion sort: lists are short
-    /// and mostly small).
+    /// Sort the whole current list, best first, ties to the lower move
+    /// encoding as in [`MovePicker::pick_best`] (insertion sort: lists are
+    /// short and mostly small). Each move is sorted as one key, its score
+    /// above and its encoding inverted below, so a step is one comparison and
+    /// one array moved: the quiet moves' sort was a fifth of the main
+    /// search's own time in a datagen profile, with two arrays and two
+    /// comparisons a step.
     fn sort(&mut self) {
+        let mut keys: Slots<i64> = Slots::new();
+        for i in 0..self.len {
+            keys.set(i, sort_key(self.scores.get(i), self.moves.get(i)));
+        }
         for i in 1..self.len {
-            let (m, s) = (self.moves.get(i), self.scores.get(i));
+            let k = keys.get(i);
             let mut j = i;
-            while j > 0
-                && (self.scores.get(j - 1) < s
-                    || (self.scores.get(j - 1) == s && self.moves.get(j - 1).bits() > m.bits()))
-            {
-                self.moves.set(j, self.moves.get(j - 1));
-                self.scores.set(j, self.scores.get(j - 1));
+            while j > 0 && keys.get(j - 1) < k {
+                keys.set(j, keys.get(j - 1));
                 j -= 1;
             }
-            self.moves.set(j, m);
-            self.scores.set(j, s);
+            keys.set(j, k);
+        }
+        for i in 0..self.len {
+            let (score, m) = from_sort_key(keys.get(i));
+            self.scores.set(i, score);
+            self.moves.set(i, m);
         }
     }
 
@@ -504,5 +529,33 @@ impl MovePicker {
         self.score_quiets::<E>(board, hist, cont);
         self.sort();
         self.stage = Stage::QsChecks;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The packed key orders as the score, then the lower encoding, and gives
+    /// both back, for scores of either sign and their extremes.
+    #[test]
+    fn sort_keys_order_by_score_then_encoding_and_round_trip() {
+        let scores = [i32::MIN, -(1 << 24), -1, 0, 1, 7, 1 << 24, i32::MAX];
+        let moves = [0u16, 1, 0x0FFF, 0x8001, 0xFFFE, 0xFFFF].map(Move::from_bits);
+        for &s in &scores {
+            for &m in &moves {
+                assert_eq!(from_sort_key(sort_key(s, m)), (s, m));
+                for &t in &scores {
+                    for &n in &moves {
+                        let better = s > t || (s == t && m.bits() < n.bits());
+                        assert_eq!(
+                            sort_key(s, m) > sort_key(t, n),
+                            better,
+                            "{s} {m:?} / {t} {n:?}"
+                        );
+                    }
+                }
+            }
+        }
     }
 }
