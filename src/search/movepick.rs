@@ -320,9 +320,9 @@ impl MovePicker {
     /// encoding as in [`MovePicker::pick_best`] (insertion sort: lists are
     /// short and mostly small). Each move is sorted as one key, its score
     /// above and its encoding inverted below, so a step is one comparison and
-    /// one array moved: the quiet moves' sort was a fifth of the main
-    /// search's own time in a datagen profile, with two arrays and two
-    /// comparisons a step.
+    /// one array moved, where the two arrays took two comparisons a step (the
+    /// sort is still about 5% of a datagen run's instructions; see
+    /// docs/network.md).
     fn sort(&mut self) {
         let mut keys: Slots<i64> = Slots::new();
         for i in 0..self.len {
