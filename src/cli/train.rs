@@ -78,6 +78,9 @@ alone, which compares runs of different --wdl or --k.
   --lr-end R       learning rate at the last step (default lr / 100)
   --wd R           AdamW weight decay (default 0.01)
   --wdl W          the result's weight in the target, 0 to 1 (default 0.3)
+  --wdl-end W      the result's weight at the last step: from --wdl at the first,
+                   linearly to W (default: --wdl throughout). Each epoch's
+                   validation loss is against its last step's target
   --k K            centipawns of the sigmoid's scale (default 400)
   --val F          fraction held out for validation, as whole games, 0 to <1
                    (default 0.05); a file that marks no games (marlinformat from
@@ -121,6 +124,7 @@ const OPTIONS: &[&str] = &[
     "lr-end",
     "wd",
     "wdl",
+    "wdl-end",
     "k",
     "val",
     "threads",
@@ -247,6 +251,7 @@ impl Options {
                 wdl: a.parsed("wdl")?.unwrap_or(0.3),
                 k: a.parsed("k")?.unwrap_or(400.0),
             },
+            wdl_end: a.parsed("wdl-end")?,
             seed: a.count("seed")?.unwrap_or(1),
             threads: a.parsed("threads")?.unwrap_or(2),
             checkpoint: a.value("checkpoint").map(str::to_string),
@@ -291,7 +296,7 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
         state.epoch,
         start.elapsed().as_secs_f64()
     );
-    if let Some(q) = train::quantised_loss(&file, &o.cfg.loss, &val_set) {
+    if let Some(q) = train::quantised_loss(&file, &o.cfg.final_loss(), &val_set) {
         say!(
             out,
             "train: the written net, as the engine evaluates it, on the validation positions: \
@@ -445,7 +450,10 @@ fn report_setup(o: &Options, val_set: &[Record], out: &mut dyn Write) -> Result<
         o.lr,
         o.lr_end,
         cfg.weight_decay,
-        cfg.loss.wdl,
+        match cfg.wdl_end {
+            Some(end) => format!("{} -> {end}", cfg.loss.wdl),
+            None => cfg.loss.wdl.to_string(),
+        },
         cfg.loss.k,
         cfg.seed,
         cfg.threads,
@@ -454,12 +462,9 @@ fn report_setup(o: &Options, val_set: &[Record], out: &mut dyn Write) -> Result<
             None => String::new(),
         }
     );
-    let results_only = Loss {
-        wdl: 1.0,
-        ..cfg.loss
-    };
-    if let Some(&[all, results]) = train::hce_losses(&[cfg.loss, results_only], val_set).as_deref()
-    {
+    let last = cfg.final_loss();
+    let results_only = Loss { wdl: 1.0, ..last };
+    if let Some(&[all, results]) = train::hce_losses(&[last, results_only], val_set).as_deref() {
         say!(
             out,
             "train: the hand-written evaluation on the validation positions: loss {all:.6} \
@@ -597,6 +602,10 @@ mod tests {
         assert!(e.contains("cannot read"), "{e}");
         let e = run_args(&["--data", "x", "--out", "y", "--hidden", "100"]).unwrap_err();
         assert!(e.contains("multiple of 32"), "{e}");
+        let e = run_args(&["--data", "x", "--out", "y", "--wdl-end", "1.5"]).unwrap_err();
+        assert!(e.contains("--wdl-end"), "{e}");
+        let e = run_args(&["--data", "x", "--out", "y", "--wdl-end", "high"]).unwrap_err();
+        assert!(e.contains("wdl-end"), "{e}");
         let e = run_args(&["--data", "x", "--out", "y", "--val", "1"]).unwrap_err();
         assert!(e.contains("--val"), "{e}");
         let e = run_args(&["--data", "x", "--out", "y", "--bogus", "1"]).unwrap_err();

@@ -276,6 +276,11 @@ pub struct Config {
     /// AdamW's weight decay.
     pub weight_decay: f32,
     pub loss: Loss,
+    /// The result's weight at the last step, when it moves (`--wdl-end`):
+    /// `loss.wdl` at the first step, then linearly to this one. Early steps
+    /// learn the search's scores, which are dense; late ones lean on the
+    /// results, which are sparse but true.
+    pub wdl_end: Option<f32>,
     /// Decides the initial weights, the validation games and the shuffles.
     pub seed: u64,
     pub threads: usize,
@@ -307,6 +312,9 @@ impl Config {
         if !(0.0..=1.0).contains(&self.loss.wdl) {
             return Err("--wdl must be 0 to 1".to_string());
         }
+        if self.wdl_end.is_some_and(|w| !(0.0..=1.0).contains(&w)) {
+            return Err("--wdl-end must be 0 to 1".to_string());
+        }
         if !positive(self.loss.k) {
             return Err("--k must be above 0".to_string());
         }
@@ -318,10 +326,39 @@ impl Config {
 
     /// The learning rate of step `t` (from 1) of `total`.
     fn rate(&self, t: u64, total: u64) -> f32 {
-        let x = (t.saturating_sub(1)) as f64 / (total.saturating_sub(1)).max(1) as f64;
-        let cos = 0.5 * (1.0 + (std::f64::consts::PI * x.min(1.0)).cos());
+        let cos = 0.5 * (1.0 + (std::f64::consts::PI * progress(t, total)).cos());
         (self.lr_end as f64 + (self.lr - self.lr_end) as f64 * cos) as f32
     }
+
+    /// The loss of step `t` (from 1) of `total`: [`Config::loss`] with that
+    /// step's result weight ([`Config::wdl_end`]).
+    pub fn loss_at(&self, t: u64, total: u64) -> Loss {
+        match self.wdl_end {
+            None => self.loss,
+            Some(end) => {
+                let from = f64::from(self.loss.wdl);
+                let wdl = from + (f64::from(end) - from) * progress(t, total);
+                Loss {
+                    wdl: wdl as f32,
+                    ..self.loss
+                }
+            }
+        }
+    }
+
+    /// The loss of the last step: what the finished net was trained toward.
+    pub fn final_loss(&self) -> Loss {
+        Loss {
+            wdl: self.wdl_end.unwrap_or(self.loss.wdl),
+            ..self.loss
+        }
+    }
+}
+
+/// How far step `t` (from 1) is through `total`: 0 at the first, 1 at the last.
+fn progress(t: u64, total: u64) -> f64 {
+    let x = t.saturating_sub(1) as f64 / total.saturating_sub(1).max(1) as f64;
+    x.min(1.0)
 }
 
 /// A run's state: the net, Adam's moments and how far it got. A checkpoint
@@ -690,7 +727,7 @@ pub fn train(
             run_batch(
                 &state.net.params,
                 s,
-                &cfg.loss,
+                &cfg.loss_at(state.step + 1, total),
                 train,
                 batch,
                 scale,
@@ -719,7 +756,10 @@ pub fn train(
             }
         }
         state.epoch = epoch;
-        let (val_loss, val_results) = validation_losses(&state.net, &cfg.loss, val, threads);
+        // Against the target of the epoch's last step; the loss against the
+        // results alone compares epochs when the result weight moves.
+        let epoch_loss = cfg.loss_at(state.step, total);
+        let (val_loss, val_results) = validation_losses(&state.net, &epoch_loss, val, threads);
         if let Some(path) = &cfg.checkpoint {
             state.write(path)?;
         }

@@ -55,6 +55,7 @@ fn config(hidden: usize, buckets: usize, epochs: usize, threads: usize) -> Confi
         lr_end: 0.0001,
         weight_decay: 0.01,
         loss: Loss { wdl: 0.3, k: 400.0 },
+        wdl_end: None,
         seed: 7,
         threads,
         checkpoint: None,
@@ -676,6 +677,7 @@ fn train_bad_settings_are_errors() {
     assert!(fail(&|c| c.shape.buckets = 9).contains("buckets"));
     assert!(fail(&|c| c.lr = 0.0).contains("--lr"));
     assert!(fail(&|c| c.loss.wdl = 2.0).contains("--wdl"));
+    assert!(fail(&|c| c.wdl_end = Some(-0.1)).contains("--wdl-end"));
     assert!(fail(&|c| c.threads = 0).contains("--threads"));
     assert!(fail(&|c| c.batch = 0).contains("--batch"));
     let cfg = config(32, 1, 1, 1);
@@ -693,6 +695,31 @@ fn train_the_learning_rate_falls_from_lr_to_lr_end() {
     let mid = cfg.rate(50, 99);
     assert!((mid - (cfg.lr + cfg.lr_end) / 2.0).abs() < 1e-6);
     assert_eq!(cfg.rate(1, 1), cfg.lr);
+}
+
+#[test]
+fn train_the_result_weight_moves_from_wdl_to_wdl_end() {
+    let mut cfg = config(32, 1, 1, 1);
+    // Without --wdl-end every step has --wdl.
+    for t in [1, 50, 100] {
+        assert_eq!(cfg.loss_at(t, 100).wdl, 0.3);
+    }
+    assert_eq!(cfg.final_loss().wdl, 0.3);
+    cfg.wdl_end = Some(0.7);
+    assert_eq!(cfg.loss_at(1, 101).wdl, 0.3);
+    assert!((cfg.loss_at(51, 101).wdl - 0.5).abs() < 1e-6);
+    assert!((cfg.loss_at(101, 101).wdl - 0.7).abs() < 1e-6);
+    assert_eq!(cfg.final_loss().wdl, 0.7);
+    assert_eq!(cfg.loss_at(51, 101).k, cfg.loss.k);
+    // A schedule trains another net than its first step's weight alone.
+    let (records, _) = positions(4, 8);
+    let mut fixed = config(32, 1, 2, 1);
+    fixed.loss.wdl = 0.0;
+    let mut moving = fixed.clone();
+    moving.wdl_end = Some(1.0);
+    let a = train(&fixed, &records, &[], None, &mut quiet).unwrap();
+    let b = train(&moving, &records, &[], None, &mut quiet).unwrap();
+    assert_ne!(a.net, b.net);
 }
 
 /// `--init` with a larger shape: the grown net evaluates every position as the
