@@ -4,9 +4,11 @@
 # plays BROKKR with `EvalFile=NET` against the same BROKKR with its embedded
 # net (the one nets/DEFAULT names), Hash 8, one thread, 8moves_v3 in random
 # order with both colours, concurrency 2, an SPRT elo0 = 0, elo1 = 5 capped at
-# GAMES games (even). LIMIT is fastchess's: `nodes=5000` (a screen: the games
-# do not depend on the load, so it may share the cores) or `tc=2+0.02` (the
-# verdict that ships a net: alone on the cores).
+# GAMES games (even); ELO1=10 in the environment sets the guide's upper bound
+# instead (the bound a net ships by), so fastchess's own LLR is the verdict's.
+# LIMIT is fastchess's: `nodes=5000` (a screen: the games do not depend on
+# the load, so it may share the cores) or `tc=2+0.02` (the verdict that ships
+# a net: alone on the cores).
 #
 # Always against the shipped net, never another candidate: generation 4's
 # screens (docs/network.md) showed two chained screens overstating a net by
@@ -23,6 +25,7 @@ if [ $# -ne 5 ]; then
   sed -n '2,3p' "$0" >&2
   exit 2
 fi
+elo1=${ELO1:-5}
 engine=$(realpath "$1") net=$(realpath "$2") limit=$3 games=$4 out=$(realpath "$5")
 case "$limit" in
   nodes=[0-9]*) each=(tc=inf "$limit") ;;
@@ -39,6 +42,6 @@ cd "$out"
   -each "${each[@]}" option.Hash=8 option.Threads=1 -rounds $((games / 2)) -games 2 -repeat \
   -concurrency 2 -recover \
   -openings file="$shared/data/openings/8moves_v3.epd" format=epd order=random \
-  -sprt elo0=0 elo1=5 alpha=0.05 beta=0.05 \
+  -sprt elo0=0 elo1="$elo1" alpha=0.05 beta=0.05 \
   -pgnout file="$out/$tag.pgn" >"$out/$tag.log" 2>&1
 tail -n 8 "$out/$tag.log"
