@@ -43,8 +43,8 @@ fn main() {
 
 /// Set `BROKKR_COMMIT` to the short hash of the commit being built, or to
 /// nothing without git (a source tarball, or no git installed), and ask to run
-/// again when HEAD moves: `.git/HEAD` changes on a checkout, the branch's ref
-/// file (or `packed-refs`) on a commit.
+/// again when HEAD moves: `.git/HEAD` changes on a checkout, a file in the
+/// branch's ref directory (or `packed-refs`) on a commit.
 fn commit() {
     let git = |args: &[&str]| -> Option<String> {
         let o = Command::new("git").args(args).output().ok()?;
@@ -62,8 +62,14 @@ fn commit() {
         watch.push(d.join("HEAD"));
     }
     if let Some(c) = common.as_ref().or(dir.as_ref()) {
-        if let Some(r) = &head_ref {
-            watch.push(c.join(r));
+        // The branch's directory, not its ref file: a ref packed into
+        // `packed-refs` has no file until the next commit writes one, and a
+        // path that is missing at build time would never be watched.
+        if let Some(dir) = head_ref
+            .as_ref()
+            .and_then(|r| c.join(r).parent().map(Path::to_path_buf))
+        {
+            watch.push(dir);
         }
         watch.push(c.join("packed-refs"));
     }
