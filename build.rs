@@ -65,11 +65,11 @@ fn commit() {
         // The branch's directory, not its ref file: a ref packed into
         // `packed-refs` has no file until the next commit writes one, and a
         // path that is missing at build time would never be watched.
-        if let Some(dir) = head_ref
+        if let Some(branch_dir) = head_ref
             .as_ref()
             .and_then(|r| c.join(r).parent().map(Path::to_path_buf))
         {
-            watch.push(dir);
+            watch.push(branch_dir);
         }
         watch.push(c.join("packed-refs"));
     }
