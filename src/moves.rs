@@ -115,7 +115,7 @@ impl MoveList {
     #[inline(always)]
     pub fn new() -> MoveList {
         MoveList {
-            moves: [std::mem::MaybeUninit::uninit(); MAX_MOVES],
+            moves: [const { std::mem::MaybeUninit::uninit() }; MAX_MOVES],
             len: 0,
         }
     }

@@ -602,6 +602,39 @@ quickcheck! {
     }
 }
 
+/// Castling and en passant give check exactly when making them does, in the
+/// cases random games from `STARTS` rarely or never reach: Chess960 castling
+/// where the king lands on its rook's square and the rook on the king's, and
+/// en passant that opens a rank or a diagonal through the captured pawn.
+#[test]
+fn castling_and_en_passant_checks_agree_with_making_the_move() {
+    use brokkr::types::MoveKind;
+    for (fen, special_checks) in [
+        // Queenside: the rook lands on d1, where the king stood, and checks up
+        // the d-file; kingside the king would land on the rook's g1, attacked.
+        ("1r1k2r1/8/8/8/8/8/8/1R1K2R1 w GBgb - 0 1", 1),
+        // exd6 opens the fifth rank for the rook on a5.
+        ("8/8/8/R2pP2k/8/8/8/4K3 w - d6 0 1", 1),
+        // exd6 opens the diagonal b3-f7 through d5.
+        ("8/5k2/8/3pP3/8/1B6/8/4K3 w - d6 0 1", 1),
+        // Castling kingside with the king on g1 already, a check along the
+        // f-file by the rook; en passant that checks with the pawn itself.
+        ("5k2/8/8/8/8/8/8/4R1KR w H - 0 1", 1),
+        ("8/2k5/8/3pP3/8/8/8/4K3 w - d6 0 1", 1),
+    ] {
+        let b = B::from_fen(fen).unwrap();
+        let ci = b.check_info::<Portable>();
+        let mut found = 0;
+        for m in b.legal_moves::<Portable>().iter() {
+            let gives = b.gives_check_with::<Portable>(m, &ci);
+            assert_eq!(gives, b.with_move::<Portable>(m).in_check(), "{fen}: {m:?}");
+            found +=
+                usize::from(gives && matches!(m.kind(), MoveKind::Castling | MoveKind::EnPassant));
+        }
+        assert_eq!(found, special_checks, "{fen}");
+    }
+}
+
 #[test]
 fn see_ge_on_known_exchanges() {
     let b = B::from_fen("4k3/4r3/8/4p3/8/8/8/K3R3 w - - 0 1").unwrap();

@@ -101,7 +101,7 @@ impl<T: Copy> Slots<T> {
     #[inline(always)]
     fn new() -> Slots<T> {
         Slots {
-            slots: [MaybeUninit::uninit(); MAX_MOVES],
+            slots: [const { MaybeUninit::uninit() }; MAX_MOVES],
             #[cfg(debug_assertions)]
             written: 0,
         }
@@ -319,14 +319,20 @@ impl MovePicker {
     /// Sort the whole current list, best first, ties to the lower move
     /// encoding as in [`MovePicker::pick_best`]. Each move is sorted as one
     /// key, its score above and its encoding inverted below, so a step is one
-    /// comparison and one word moved. The standard library's unstable sort
-    /// replaced an insertion sort, which spent 9.7% of `bench`'s samples
-    /// (`perf record`) on quiet lists of 30 to 40 moves that history leaves far
-    /// from sorted, and 5% after; the order is the same (`bench`'s node count
-    /// did not move), and `bench` ran 1.04 times as fast (median of 18
-    /// alternated pairs' ratios on the Xeon, range 0.96 to 1.31).
+    /// comparison and one word moved. Two keys are equal only for the same
+    /// move, so every sort gives the one order.
+    ///
+    /// The standard library's unstable sort replaced an insertion sort, which
+    /// took 9.7% of `bench`'s `perf` samples where the new sort's functions
+    /// take 6.7% (`bench`'s node count did not move). Its instructions fell
+    /// by less (0.8% of `bench 8 --hash 1`'s under callgrind), so most of the
+    /// insertion sort's time went elsewhere than to instructions, presumably
+    /// to its data-dependent branches. Sorting in chunks of 8 as the moves are
+    /// handed out was tried and dropped: 116 M instructions in the sort
+    /// against the whole sort's 71 M, as each chunk after the first rewrites
+    /// the rest of the list.
     fn sort(&mut self) {
-        let mut keys = [MaybeUninit::<i64>::uninit(); MAX_MOVES];
+        let mut keys = [const { MaybeUninit::<i64>::uninit() }; MAX_MOVES];
         for (i, k) in keys[..self.len].iter_mut().enumerate() {
             *k = MaybeUninit::new(sort_key(self.scores.get(i), self.moves.get(i)));
         }
