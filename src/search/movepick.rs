@@ -341,8 +341,6 @@ impl MovePicker {
         // layout of `i64`.
         let keys: &mut [i64] =
             unsafe { std::slice::from_raw_parts_mut(keys.as_mut_ptr().cast::<i64>(), self.len) };
-        // Every key differs (the encodings do), so an unstable sort gives the
-        // one order there is.
         keys.sort_unstable_by(|a, b| b.cmp(a));
         for (i, &k) in keys.iter().enumerate() {
             let (score, m) = from_sort_key(k);
