@@ -53,7 +53,14 @@ alone, which compares runs of different --wdl or --k.
                    right. The net file carries the layout. With --init FILE of
                    a net without king buckets, its weights are copied into
                    every bucket (the same evaluation without mirroring, a close
-                   one with it)
+                   one with it); a net with them grows into a layout that
+                   splits its buckets, with the same mirroring (ranks4-mirror
+                   into ranks4x2-mirror), each new bucket a copy of the old one
+                   it lies in (the same evaluation)
+  --factoriser     train the king buckets' input weights as a part every bucket
+                   shares plus each bucket's own, so that every position
+                   teaches every bucket (2 king buckets or more; the net file
+                   holds the sums, as without it)
   --init FILE      start from the net FILE (a net file, as --out writes) instead
                    of random weights: its shape sets --hidden, --buckets,
                    --psqt and --king-buckets (to go on training a net on new
@@ -182,7 +189,7 @@ impl Options {
     fn parse(args: &[String]) -> Result<Options, String> {
         let (files, rest) = repeated(args, "data")?;
         let (extra, rest) = repeated(&rest, "extra")?;
-        let a = Args::parse(&rest, OPTIONS, &["mirror", "psqt"])?;
+        let a = Args::parse(&rest, OPTIONS, &["mirror", "psqt", "factoriser"])?;
         if let Some(extra) = a.positional.first() {
             return Err(format!(
                 "unexpected argument '{}' (see brokkr train -h)",
@@ -256,6 +263,7 @@ impl Options {
             threads: a.parsed("threads")?.unwrap_or(2),
             checkpoint: a.value("checkpoint").map(str::to_string),
             stop_after: None,
+            factoriser: a.flag("factoriser") || resume.as_ref().is_some_and(|s| s.factor.is_some()),
             init,
         };
         cfg.check()?;
@@ -440,9 +448,10 @@ fn report_setup(o: &Options, val_set: &[Record], out: &mut dyn Write) -> Result<
             String::new()
         } else {
             format!(
-                ", king buckets {} ({} x 768 inputs a side)",
+                ", king buckets {} ({} x 768 inputs a side{})",
                 crate::nnue::features::describe_layout(&cfg.shape.kings),
-                cfg.shape.kings.buckets
+                cfg.shape.kings.buckets,
+                if cfg.factoriser { ", factorised" } else { "" }
             )
         },
         cfg.epochs,
@@ -612,6 +621,8 @@ mod tests {
         assert!(e.contains("unknown option"), "{e}");
         let e = run_args(&["--data", "x", "--out", "y", "--resume", "/nonexistent/c"]).unwrap_err();
         assert!(e.contains("cannot read"), "{e}");
+        let e = run_args(&["--data", "x", "--out", "y", "--factoriser"]).unwrap_err();
+        assert!(e.contains("--factoriser needs two king buckets"), "{e}");
         let e = run_args(&["--data", "x", "--out", "y", "--king-buckets", "ranks3"]).unwrap_err();
         assert!(
             e.contains("unknown --king-buckets 'ranks3'")

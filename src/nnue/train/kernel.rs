@@ -93,8 +93,9 @@ fn clip(x: f32) -> f32 {
     x.clamp(0.0, 1.0)
 }
 
+/// `to += from`, element by element.
 #[inline(always)]
-fn add(to: &mut [f32], from: &[f32]) {
+pub(super) fn add(to: &mut [f32], from: &[f32]) {
     for (a, b) in to.iter_mut().zip(from) {
         *a += *b;
     }

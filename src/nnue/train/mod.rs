@@ -191,8 +191,11 @@ impl Net {
     /// both zero, so no gradient would ever reach it; with zero output weights
     /// the gradient reaches those first, as the neuron's activation.
     ///
-    /// A net without king buckets grows into one with them ([`Shape::kings`])
-    /// by copying its input weights (and PSQT rows) into every king bucket. For
+    /// A net grows into a finer king layout ([`Shape::kings`], [`king_sources`])
+    /// by copying each old bucket's input weights (and PSQT rows) into every
+    /// new bucket that lies within it, and then evaluates every position as
+    /// before. A net without king buckets copies its one set into every
+    /// bucket. For
     /// a layout without mirroring the evaluation is then the same; with
     /// mirroring it is only close: a side whose king is on files e–h now reads
     /// the rows of the mirrored squares, and the old net is not exactly left-right
@@ -207,13 +210,14 @@ impl Net {
                 shape.describe()
             ));
         }
-        if !old.kings.is_none() && old.kings != shape.kings {
-            return Err(format!(
-                "cannot change the king buckets of a net that has them ({} to {})",
+        let kings = king_sources(&old.kings, &shape.kings).ok_or_else(|| {
+            format!(
+                "cannot grow king buckets {} into {}: each new bucket must lie within one old \
+                 bucket, with the same mirroring (or the old net have none)",
                 describe_layout(&old.kings),
                 describe_layout(&shape.kings)
-            ));
-        }
+            )
+        })?;
         let (h, b, nh, nb) = (old.hidden, old.buckets, shape.hidden, shape.buckets);
         // The old bucket each new one copies: the one its numbers of men fell in.
         let source = crate::nnue::file::bucket_sources(b, nb)?;
@@ -226,9 +230,9 @@ impl Net {
         // for each new king bucket), then the biases: the old neurons' values,
         // then the new ones' random ones.
         let (ft, bias) = p[..old.out_w()].split_at(old.inputs() * h);
-        let copies = shape.inputs() / old.inputs();
-        for row in (0..copies)
-            .flat_map(|_| ft.chunks_exact(h))
+        for row in kings
+            .iter()
+            .flat_map(|&was| ft[was * INPUTS * h..][..INPUTS * h].chunks_exact(h))
             .chain(std::iter::once(bias))
         {
             params.extend_from_slice(row);
@@ -245,7 +249,7 @@ impl Net {
         params.extend(source.iter().map(|&was| p[old.out_b() + was]));
         if shape.psqt {
             for f in 0..shape.inputs() {
-                let f = f % old.inputs();
+                let f = kings[f / INPUTS] * INPUTS + f % INPUTS;
                 params.extend(source.iter().map(|&was| match old.psqt {
                     true => p[old.psqt_at() + f * b + was],
                     false => 0.0,
@@ -260,6 +264,30 @@ impl Net {
     pub fn quantise(&self) -> crate::nnue::file::NetFile {
         quantise(self)
     }
+}
+
+/// For each king bucket of `new`, the bucket of `old` whose weights it starts
+/// from, when `new` refines `old`: every square of a new bucket lies in one old
+/// bucket, and the mirroring is the same, so the grown net evaluates every
+/// position as before (`ranks4-mirror` into `ranks4x2-mirror`, say). An old
+/// net without king buckets refines into any layout (its one bucket copied
+/// into each; with mirroring the evaluation is only close). `None` when `new`
+/// does not refine `old`.
+pub fn king_sources(old: &KingLayout, new: &KingLayout) -> Option<Vec<usize>> {
+    if !old.is_none() && old.mirrored != new.mirrored {
+        return None;
+    }
+    let mut sources = vec![None; new.buckets];
+    for (&n, &o) in new.table.iter().zip(&old.table) {
+        let source = &mut sources[n as usize];
+        match *source {
+            None => *source = Some(o as usize),
+            Some(was) if was != o as usize => return None,
+            Some(_) => {}
+        }
+    }
+    // A layout that passed `check` uses every bucket, so each has a source.
+    sources.into_iter().collect()
 }
 
 /// What to train.
@@ -293,6 +321,9 @@ pub struct Config {
     /// cut in slices, resumed from its checkpoint, ends where the whole run
     /// would.
     pub stop_after: Option<usize>,
+    /// Train the king buckets' input weights factorised ([`Factor`]): each
+    /// bucket's row as a row shared by every bucket plus the bucket's own.
+    pub factoriser: bool,
 }
 
 impl Config {
@@ -320,6 +351,13 @@ impl Config {
         }
         if self.threads == 0 || self.threads > 256 {
             return Err("--threads must be 1 to 256".to_string());
+        }
+        if self.factoriser && self.shape.kings.buckets < 2 {
+            return Err(
+                "--factoriser needs two king buckets or more (--king-buckets ranks2 and up): \
+                 with one there is nothing to share"
+                    .to_string(),
+            );
         }
         Ok(())
     }
@@ -380,6 +418,37 @@ pub struct State {
     /// positions in the same order, not only as many. `None` in a checkpoint of
     /// the first format, which kept the count alone.
     pub data: Option<u64>,
+    /// The factoriser's moments, in a run with one ([`Config::factoriser`]).
+    pub factor: Option<Factor>,
+}
+
+/// The factoriser of a king-bucketed net: its input weights trained as if
+/// each bucket's row were a row shared by every bucket (one per input of the
+/// 768) plus the bucket's own. A position teaches every bucket through the
+/// shared part, so a bucket that few positions reach (a king on the fourth
+/// rank, say) still learns what the others do, and its own part only what is
+/// different there. The engines that gained from many king buckets train
+/// them so (bullet's and Stockfish's trainers).
+///
+/// Only the shared part's AdamW moments are kept: the net's weights are the
+/// sums already (shared plus own), and a step moves each sum by the shared
+/// part's step and its own, which is what a net kept in two parts would do
+/// (the weight decay of the two parts is the decay of their sum). Only the
+/// clip differs: the sum, which is what the net file holds, is clipped.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Factor {
+    m: Vec<f32>,
+    v: Vec<f32>,
+}
+
+impl Factor {
+    /// Zero moments for `hidden` neurons.
+    fn new(hidden: usize) -> Factor {
+        Factor {
+            m: vec![0.0; INPUTS * hidden],
+            v: vec![0.0; INPUTS * hidden],
+        }
+    }
 }
 
 /// The first bytes of a checkpoint file, and its header's size: the current
@@ -392,6 +461,9 @@ const CHECKPOINT_HEADER_V1: usize = 56;
 /// (as the net file's: `K`, the flags, the 32-entry layout).
 const CHECKPOINT_MAGIC_KINGS: &[u8; 8] = b"BRKKRTC3";
 const CHECKPOINT_HEADER_KINGS: usize = CHECKPOINT_HEADER + crate::nnue::file::KING_BLOCK;
+/// A run with the factoriser: the king-bucketed header, and the factor's two
+/// moments after Adam's.
+const CHECKPOINT_MAGIC_FACTOR: &[u8; 8] = b"BRKKRTC4";
 
 /// A fingerprint of the training positions, in order: FNV-1a over the records'
 /// 64-bit words (a quick check that a resumed run trains on the data its
@@ -419,6 +491,7 @@ impl State {
             seed,
             positions: positions as u64,
             data: Some(data),
+            factor: None,
         }
     }
 
@@ -428,15 +501,26 @@ impl State {
     /// little-endian), then the weights and Adam's two moments as `f32`. (The
     /// first format, `BRKKRTC1`, had a 56-byte header without the fingerprint.)
     /// A net with king buckets has the magic `BRKKRTC3` and its king layout
-    /// after the header, 40 bytes as in the net file.
+    /// after the header, 40 bytes as in the net file; a run with the
+    /// factoriser, `BRKKRTC4`, the same, and the factor's two moments after
+    /// Adam's.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut body = Vec::with_capacity(12 * self.net.params.len());
+        let (fm, fv) = match &self.factor {
+            Some(f) => (&f.m[..], &f.v[..]),
+            None => (&[][..], &[][..]),
+        };
+        let mut body = Vec::with_capacity(12 * self.net.params.len() + 8 * fm.len());
         for x in self.net.params.iter().chain(&self.m).chain(&self.v) {
+            body.extend_from_slice(&x.to_le_bytes());
+        }
+        for x in fm.iter().chain(fv) {
             body.extend_from_slice(&x.to_le_bytes());
         }
         let kings = self.net.shape.kings;
         let mut out = Vec::with_capacity(CHECKPOINT_HEADER_KINGS + body.len());
-        out.extend_from_slice(if kings.is_none() {
+        out.extend_from_slice(if self.factor.is_some() {
+            CHECKPOINT_MAGIC_FACTOR
+        } else if kings.is_none() {
             CHECKPOINT_MAGIC
         } else {
             CHECKPOINT_MAGIC_KINGS
@@ -458,7 +542,7 @@ impl State {
         ] {
             out.extend_from_slice(&x.to_le_bytes());
         }
-        if !kings.is_none() {
+        if !kings.is_none() || self.factor.is_some() {
             out.extend_from_slice(&(kings.buckets as u32).to_le_bytes());
             out.extend_from_slice(&(kings.mirrored as u32).to_le_bytes());
             out.extend_from_slice(&kings.table);
@@ -469,10 +553,12 @@ impl State {
 
     /// Read a checkpoint file's bytes.
     pub fn parse(b: &[u8]) -> Result<State, String> {
+        let factored = b.get(..8) == Some(&CHECKPOINT_MAGIC_FACTOR[..]);
         let header = match b.get(..8) {
             Some(m) if m == CHECKPOINT_MAGIC => CHECKPOINT_HEADER,
             Some(m) if m == CHECKPOINT_MAGIC_V1 => CHECKPOINT_HEADER_V1,
             Some(m) if m == CHECKPOINT_MAGIC_KINGS => CHECKPOINT_HEADER_KINGS,
+            Some(m) if m == CHECKPOINT_MAGIC_FACTOR => CHECKPOINT_HEADER_KINGS,
             _ => return Err("not a brokkr train checkpoint (no BRKKRTC header)".to_string()),
         };
         if b.len() < header {
@@ -505,25 +591,27 @@ impl State {
         };
         shape.check().map_err(|e| format!("checkpoint: {e}"))?;
         let n = shape.weights();
-        if b.len() != header + 12 * n {
+        let f = if factored { INPUTS * shape.hidden } else { 0 };
+        if b.len() != header + 12 * n + 8 * f {
             return Err(format!(
                 "checkpoint: {} bytes where a net of {} hidden and {} buckets needs {}: truncated?",
                 b.len(),
                 shape.hidden,
                 shape.buckets,
-                header + 12 * n
+                header + 12 * n + 8 * f
             ));
         }
         let body = &b[header..];
         if fnv1a(body) != u64_at(48) {
             return Err("checkpoint: checksum mismatch, the file is damaged".to_string());
         }
-        let floats = |k: usize| -> Vec<f32> {
-            body[4 * n * k..4 * n * (k + 1)]
+        let floats_at = |from: usize, len: usize| -> Vec<f32> {
+            body[4 * from..4 * (from + len)]
                 .chunks_exact(4)
                 .map(|c| f32::from_le_bytes(c.try_into().expect("4")))
                 .collect()
         };
+        let floats = |k: usize| floats_at(n * k, n);
         Ok(State {
             net: Net {
                 shape,
@@ -536,6 +624,10 @@ impl State {
             seed: u64_at(32),
             positions: u64_at(40),
             data: (header != CHECKPOINT_HEADER_V1).then(|| u64_at(56)),
+            factor: factored.then(|| Factor {
+                m: floats_at(3 * n, f),
+                v: floats_at(3 * n + f, f),
+            }),
         })
     }
 
@@ -560,6 +652,29 @@ impl State {
         let (b1, b2) = (BETA1 as f32, BETA2 as f32);
         let keep = 1.0 - lr * decay;
         let psqt_at = self.net.shape.psqt_at();
+        // The shared rows' step: Adam on the sum of every bucket's gradient
+        // for the same input (the shared part's gradient), added below to
+        // each bucket's row.
+        let shared = INPUTS * self.net.shape.hidden;
+        let ft = self.net.shape.inputs() * self.net.shape.hidden;
+        let step: Vec<f32> = match &mut self.factor {
+            None => Vec::new(),
+            Some(f) => {
+                let mut sum = g[..shared].to_vec();
+                for block in g[shared..ft].chunks_exact(shared) {
+                    kernel::add(&mut sum, block);
+                }
+                sum.iter()
+                    .zip(&mut f.m)
+                    .zip(&mut f.v)
+                    .map(|((g, m), v)| {
+                        *m = b1 * *m + (1.0 - b1) * *g;
+                        *v = b2 * *v + (1.0 - b2) * *g * *g;
+                        -lr * (*m * c1) / ((*v * c2).sqrt() + EPSILON)
+                    })
+                    .collect()
+            }
+        };
         for (i, (((p, m), v), g)) in self
             .net
             .params
@@ -571,7 +686,10 @@ impl State {
         {
             *m = b1 * *m + (1.0 - b1) * *g;
             *v = b2 * *v + (1.0 - b2) * *g * *g;
-            let x = *p * keep - lr * (*m * c1) / ((*v * c2).sqrt() + EPSILON);
+            let mut x = *p * keep - lr * (*m * c1) / ((*v * c2).sqrt() + EPSILON);
+            if i < ft && !step.is_empty() {
+                x += step[i % shared];
+            }
             let clip = if i < psqt_at { CLIP } else { PSQT_CLIP };
             *p = x.clamp(-clip, clip);
         }
@@ -808,6 +926,21 @@ fn starting_state(
                     state.positions, positions
                 ));
             }
+            if state.factor.is_some() != cfg.factoriser {
+                return Err(format!(
+                    "the checkpoint was made {} --factoriser, this run {} it",
+                    if state.factor.is_some() {
+                        "with"
+                    } else {
+                        "without"
+                    },
+                    if cfg.factoriser {
+                        "has"
+                    } else {
+                        "does not have"
+                    }
+                ));
+            }
             if state.data.is_some_and(|d| d != data) {
                 return Err(format!(
                     "the checkpoint trained on other positions than this run's (as many, \
@@ -831,7 +964,9 @@ fn starting_state(
                 Some(net) => net.clone(),
                 None => Net::random(cfg.shape, cfg.seed),
             };
-            State::new(net, cfg.seed, positions, data)
+            let mut state = State::new(net, cfg.seed, positions, data);
+            state.factor = cfg.factoriser.then(|| Factor::new(cfg.shape.hidden));
+            state
         }
     })
 }

@@ -60,6 +60,7 @@ fn config(hidden: usize, buckets: usize, epochs: usize, threads: usize) -> Confi
         threads,
         checkpoint: None,
         stop_after: None,
+        factoriser: false,
         init: None,
     }
 }
@@ -572,17 +573,61 @@ fn train_a_net_grown_into_king_buckets_starts_as_its_source() {
         }
     }
     assert!(same > 10, "{same}");
-    // A king-bucketed net does not change its layout.
-    let e = big
+    // A king-bucketed net grows only into a layout that refines its own, with
+    // the same mirroring: not into fewer buckets, nor into unmirrored ones.
+    for name in ["ranks4", "ranks2-mirror", "mirror", "ranks4x2"] {
+        let e = big
+            .grown(
+                Shape {
+                    kings: layout(name).unwrap(),
+                    ..mirrored
+                },
+                9,
+            )
+            .unwrap_err();
+        assert!(e.contains("king buckets"), "{name}: {e}");
+    }
+    // Into one that refines it (each rank bucket split into edge and centre
+    // files) it evaluates every position exactly as before, mirrored or not.
+    let finer = big
         .grown(
             Shape {
-                kings: layout("ranks4").unwrap(),
+                kings: layout("ranks4x2-mirror").unwrap(),
                 ..mirrored
             },
             9,
         )
-        .unwrap_err();
-    assert!(e.contains("king buckets"), "{e}");
+        .unwrap();
+    let (qb, qf) = (big.quantise(), finer.quantise());
+    for b in &boards {
+        let (x, y) = (evaluate_float(&big, b), evaluate_float(&finer, b));
+        assert!((x - y).abs() < 1e-3, "{x} against {y}");
+        assert_eq!(evaluate_quantised(&qb, b), evaluate_quantised(&qf, b));
+    }
+}
+
+/// Which old king bucket each new one starts from: the refinement's map, the
+/// one bucket of a net without them, and `None` for a layout that is not a
+/// refinement.
+#[test]
+fn train_king_sources_map_each_new_bucket_to_the_old_one_it_lies_in() {
+    let l = |n: &str| layout(n).unwrap();
+    let four_to_eight = king_sources(&l("ranks4-mirror"), &l("ranks4x2-mirror")).unwrap();
+    assert_eq!(four_to_eight, vec![0, 0, 1, 1, 2, 2, 3, 3]);
+    assert_eq!(
+        king_sources(&l("ranks2"), &l("ranks4")),
+        Some(vec![0, 1, 1, 1])
+    );
+    assert_eq!(
+        king_sources(&KingLayout::NONE, &l("ranks4x2-mirror")),
+        Some(vec![0; 8])
+    );
+    assert_eq!(
+        king_sources(&l("ranks4"), &l("ranks4")),
+        Some(vec![0, 1, 2, 3])
+    );
+    assert_eq!(king_sources(&l("ranks4"), &l("ranks2")), None);
+    assert_eq!(king_sources(&l("ranks4-mirror"), &l("ranks4x2")), None);
 }
 
 #[test]
@@ -817,4 +862,90 @@ fn train_a_grown_net_starts_as_its_source_and_its_new_neurons_learn() {
     let out_w = &net.params[shape.out_w()..shape.out_b()];
     let moved = |half: &[f32]| half[32..].iter().filter(|w| **w != 0.0).count();
     assert!(moved(&out_w[..64]) > 16 && moved(&out_w[64..]) > 16);
+}
+
+/// The factoriser's step: a gradient on one input row of one king bucket moves
+/// that input's row in every bucket by the shared part's step, and its own
+/// bucket's row by its own step besides. Adam's first step is `lr` against the
+/// gradient's sign whatever its size, so the moves are exact: `2 lr` in the
+/// bucket the gradient came from, `lr` in each other one, and nothing anywhere
+/// without the factoriser.
+#[test]
+fn train_the_factoriser_moves_every_bucket_by_the_shared_step() {
+    let shape = Shape {
+        kings: layout("ranks4x2-mirror").unwrap(),
+        hidden: 32,
+        buckets: 1,
+        psqt: false,
+    };
+    let (row, neuron, from) = (100, 5, 3);
+    let at = |bucket: usize| (bucket * INPUTS + row) * shape.hidden + neuron;
+    let mut g = vec![0.0; shape.weights()];
+    g[at(from)] = 0.25;
+    let net = Net::random(shape, 5);
+    let lr = 0.001;
+    for factored in [false, true] {
+        let mut state = State::new(net.clone(), 1, 10, 9);
+        state.factor = factored.then(|| Factor::new(shape.hidden));
+        state.adam(&g, lr, 0.0);
+        for bucket in 0..8 {
+            let moved = net.params[at(bucket)] - state.net.params[at(bucket)];
+            let want = match (factored, bucket == from) {
+                (false, false) => 0.0,
+                (false, true) | (true, false) => lr,
+                (true, true) => 2.0 * lr,
+            };
+            assert!((moved - want).abs() < 1e-6, "{factored} {bucket}: {moved}");
+        }
+        // Every other weight stays where it was.
+        let changed = (0..shape.weights())
+            .filter(|&i| net.params[i] != state.net.params[i])
+            .count();
+        assert_eq!(changed, if factored { 8 } else { 1 });
+    }
+}
+
+/// A run with the factoriser: its checkpoint keeps the factor's moments
+/// (`BRKKRTC4`), a resumed run ends where an unbroken one does, the net it
+/// trains is another than without, and the settings that cannot go together
+/// are refused.
+#[test]
+fn train_a_factorised_run_resumes_and_checks_its_settings() {
+    let (records, _) = positions(20, 3);
+    let (train_set, val) = split(&records, 0.1, 7);
+    let mut cfg = config(32, 2, 2, 2);
+    cfg.shape.kings = layout("ranks4-mirror").unwrap();
+    let plain = train(&cfg, &train_set, &val, None, &mut quiet).unwrap();
+    cfg.factoriser = true;
+    let whole = train(&cfg, &train_set, &val, None, &mut quiet).unwrap();
+    assert!(whole.factor.is_some());
+    assert_ne!(whole.net, plain.net);
+    let path = temp("factor.ckpt");
+    cfg.checkpoint = Some(path.clone());
+    cfg.stop_after = Some(1);
+    let part = train(&cfg, &train_set, &val, None, &mut quiet).unwrap();
+    let bytes = std::fs::read(&path).unwrap();
+    assert_eq!(&bytes[..8], b"BRKKRTC4");
+    let saved = State::parse(&bytes).unwrap();
+    assert_eq!(saved, part);
+    assert!(State::parse(&bytes[..bytes.len() - 4])
+        .unwrap_err()
+        .contains("truncated"));
+    cfg.stop_after = None;
+    let end = train(&cfg, &train_set, &val, Some(saved.clone()), &mut quiet).unwrap();
+    assert_eq!(end, whole);
+    // A checkpoint with the factor does not resume a run without it, nor the
+    // other way round.
+    let mut without = cfg.clone();
+    without.factoriser = false;
+    let e = train(&without, &train_set, &val, Some(saved), &mut quiet).unwrap_err();
+    assert!(e.contains("--factoriser"), "{e}");
+    let e = train(&cfg, &train_set, &val, Some(plain), &mut quiet).unwrap_err();
+    assert!(e.contains("--factoriser"), "{e}");
+    // One king bucket has nothing to share.
+    for name in ["none", "mirror"] {
+        cfg.shape.kings = layout(name).unwrap_or(KingLayout::NONE);
+        let e = train(&cfg, &train_set, &val, None, &mut quiet).unwrap_err();
+        assert!(e.contains("--factoriser needs"), "{name}: {e}");
+    }
 }
