@@ -93,6 +93,13 @@ alone, which compares runs of different --wdl or --k.
                    (default 0.05); a file that marks no games (marlinformat from
                    another tool: byte 31 is 0; text without `# game` lines) is
                    held out in blocks of 256 consecutive positions instead
+  --val-split S    how the held-out games are picked: `shuffle` (the default,
+                   the nets so far: a shuffle of all games read, so the set
+                   moves when a file is added or dropped) or `stable` (each
+                   game by a hash of its own positions and --seed, about --val
+                   of the games: the same games whatever else is read, so a net
+                   trained on from a parent trained this way is validated on
+                   games the parent never saw)
   --mirror         add each castling-free training position mirrored left to
                    right (a-file to h-file), an exact symmetry: up to twice the
                    data (validation positions are not mirrored); with a mirrored
@@ -102,11 +109,12 @@ alone, which compares runs of different --wdl or --k.
   --seed S         initial weights, validation games and shuffles (default 1)
   --checkpoint F   write the run's state (weights, Adam's moments, epoch) to F
                    after every epoch
-  --resume F       go on from the checkpoint F (same --data, --val and --seed;
-                   --hidden, --buckets, --psqt and --king-buckets default to the
-                   checkpoint's); with the same --epochs the run ends with the
-                   net an unbroken run makes, a larger --epochs goes on (the
-                   learning rate follows the new schedule)";
+  --resume F       go on from the checkpoint F (same --data, --val, --val-split
+                   and --seed; --hidden, --buckets, --psqt and --king-buckets
+                   default to the checkpoint's); with the same --epochs the
+                   run ends with the net an unbroken run makes, a larger
+                   --epochs goes on (the learning rate follows the new
+                   schedule)";
 
 /// The named king layouts, for the error on an unknown one.
 fn layout_names() -> String {
@@ -123,6 +131,7 @@ fn layout_names() -> String {
 /// The options that take a value (`--data` is taken out before, as it repeats).
 const OPTIONS: &[&str] = &[
     "out",
+    "val-split",
     "hidden",
     "buckets",
     "epochs",
@@ -179,6 +188,8 @@ struct Options {
     lr_end: f64,
     /// The fraction held out for validation.
     val: f64,
+    /// `--val-split stable`: hold out games by their hash ([`train::split_stable`]).
+    stable_val: bool,
     mirror: bool,
     /// `--scale-to`: the path as given, and the net.
     scale_to: Option<(String, NetFile)>,
@@ -222,6 +233,16 @@ impl Options {
             .map(|s| s.net.shape)
             .or(init.as_ref().map(|n| n.shape));
         let val = a.parsed::<f64>("val")?.unwrap_or(0.05);
+        let stable_val = match a.value("val-split") {
+            None | Some("shuffle") => false,
+            Some("stable") => true,
+            Some(other) => {
+                return Err(format!(
+                    "bad value for --val-split '{}': expected shuffle or stable",
+                    escape_short(other)
+                ))
+            }
+        };
         if !(0.0..1.0).contains(&val) {
             return Err(format!(
                 "bad value for --val '{val}': expected at least 0 and below 1"
@@ -275,6 +296,7 @@ impl Options {
             lr,
             lr_end,
             val,
+            stable_val,
             mirror: a.flag("mirror"),
             scale_to,
             cfg,
@@ -365,7 +387,11 @@ fn load_sets(
     let (cfg, val) = (&o.cfg, o.val);
     let loaded = train::load(&o.files, cfg.threads)?;
     let games = train::data::games(&loaded.records).len();
-    let (train_set, val_set) = train::split(&loaded.records, val, cfg.seed);
+    let (train_set, val_set) = if o.stable_val {
+        train::split_stable(&loaded.records, val, cfg.seed)
+    } else {
+        train::split(&loaded.records, val, cfg.seed)
+    };
     let mut train_set = train_set;
     let extras = if o.extra.is_empty() {
         0
@@ -617,6 +643,8 @@ mod tests {
         assert!(e.contains("wdl-end"), "{e}");
         let e = run_args(&["--data", "x", "--out", "y", "--val", "1"]).unwrap_err();
         assert!(e.contains("--val"), "{e}");
+        let e = run_args(&["--data", "x", "--out", "y", "--val-split", "hash"]).unwrap_err();
+        assert!(e.contains("--val-split 'hash'"), "{e}");
         let e = run_args(&["--data", "x", "--out", "y", "--bogus", "1"]).unwrap_err();
         assert!(e.contains("unknown option"), "{e}");
         let e = run_args(&["--data", "x", "--out", "y", "--resume", "/nonexistent/c"]).unwrap_err();

@@ -274,6 +274,53 @@ pub fn split(records: &[Record], fraction: f64, seed: u64) -> (Vec<Record>, Vec<
     (train, val)
 }
 
+/// Split `records` as [`split`] does, but hold out each game by a hash of its
+/// own records and `seed` alone, about `fraction` of the games (not exactly
+/// of the positions). Why: [`split`] shuffles the indices of all the games
+/// read, so adding or dropping a file moves every game in or out of the
+/// validation set, and a net trained on from its parent is then validated on
+/// games the parent learned. Here a game is held out or not whatever else is
+/// read, so a chain of nets trained this way never trains on one of its
+/// held-out games. At least one game stays for training.
+pub fn split_stable(records: &[Record], fraction: f64, seed: u64) -> (Vec<Record>, Vec<Record>) {
+    let games = games(records);
+    // A game is held out when its hash falls in the lowest `fraction` of the
+    // u64 range; f64 to u64 saturates, and 0 holds out nothing.
+    let limit = (fraction.clamp(0.0, 1.0) * u64::MAX as f64) as u64;
+    let mut held: Vec<bool> = games
+        .iter()
+        .map(|g| game_hash(&records[g.clone()], seed) < limit)
+        .collect();
+    if held.iter().all(|&h| h) {
+        if let Some(last) = held.last_mut() {
+            *last = false;
+        }
+    }
+    let (mut train, mut val) = (Vec::new(), Vec::new());
+    for (g, range) in games.into_iter().enumerate() {
+        if held[g] {
+            val.extend_from_slice(&records[range]);
+        } else {
+            train.extend_from_slice(&records[range]);
+        }
+    }
+    (train, val)
+}
+
+/// FNV-1a over `seed` and every byte of a game's records, finished by
+/// SplitMix64's mixer so that the low bits of nearby games spread.
+fn game_hash(game: &[Record], seed: u64) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let bytes = seed.to_le_bytes();
+    for &b in bytes.iter().chain(game.iter().flat_map(|r| r.0.iter())) {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h = (h ^ (h >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    h = (h ^ (h >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    h ^ (h >> 31)
+}
+
 /// SplitMix64: a small, fast generator for initial weights and shuffles.
 #[derive(Clone, Debug)]
 pub struct Rng(pub u64);
@@ -473,6 +520,55 @@ rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2 | 25 | 1.0
         // One game: nothing held out.
         let one = &records[..1];
         assert_eq!(split(one, 0.5, 1).0.len(), 1);
+    }
+
+    #[test]
+    fn train_stable_validation_does_not_move_with_other_files() {
+        let start = Record::from_board(&crate::board::Board::<Magic>::startpos(), 0, 1);
+        let game = |id: i16, len: i16| {
+            (0..len).map(move |i| {
+                let mut r = start;
+                r.0[28..30].copy_from_slice(&id.to_le_bytes());
+                r.set_game_end(i + 1 == len);
+                r
+            })
+        };
+        let first: Vec<Record> = (0..400).flat_map(|g| game(g, g % 5 + 1)).collect();
+        let other: Vec<Record> = (1000..1300).flat_map(|g| game(g, 3)).collect();
+        let (train, val) = split_stable(&first, 0.2, 9);
+        assert_eq!(train.len() + val.len(), first.len());
+        let (held, all) = (games(&val).len(), games(&first).len());
+        assert!((50..110).contains(&held), "{held} of {all} games held out");
+        for set in [&train, &val] {
+            for g in games(set) {
+                let id = set[g.start].score();
+                assert_eq!(g.len() as i16, id % 5 + 1, "game {id} whole");
+            }
+        }
+        // Another file read before or after this one holds out the same
+        // games of this one: the point of the stable split.
+        let is_first = |r: &Record| r.score() < 1000;
+        for both in [[&other, &first], [&first, &other]] {
+            let records: Vec<Record> = both.into_iter().flatten().copied().collect();
+            let (_, v) = split_stable(&records, 0.2, 9);
+            let mine: Vec<Record> = v.into_iter().filter(is_first).collect();
+            assert_eq!(mine, val);
+        }
+        // `split` does move them: what this split is for.
+        let records: Vec<Record> = other.iter().chain(&first).copied().collect();
+        let moved: Vec<Record> = split(&records, 0.2, 9)
+            .1
+            .into_iter()
+            .filter(is_first)
+            .collect();
+        assert_ne!(moved, split(&first, 0.2, 9).1);
+        assert_ne!(split_stable(&first, 0.2, 10).1, val, "the seed decides");
+        assert!(split_stable(&first, 0.0, 9).1.is_empty());
+        assert_eq!(
+            split_stable(&first[..1], 0.99, 1).0.len(),
+            1,
+            "one game stays"
+        );
     }
 
     #[test]

@@ -33,7 +33,7 @@ pub mod data;
 pub mod export;
 pub mod kernel;
 
-pub use data::{load, split, Loaded, Rng};
+pub use data::{load, split, split_stable, Loaded, Rng};
 pub use export::{dequantise, evaluate_float, evaluate_quantised, quantise, scale_fit};
 pub use kernel::{Loss, SCALE};
 
