@@ -262,16 +262,7 @@ pub fn split(records: &[Record], fraction: f64, seed: u64) -> (Vec<Record>, Vec<
         held[g] = true;
         count += games[g].len();
     }
-    let (mut train, mut val) = (Vec::new(), Vec::with_capacity(count));
-    train.reserve(records.len() - count);
-    for (g, range) in games.into_iter().enumerate() {
-        if held[g] {
-            val.extend_from_slice(&records[range]);
-        } else {
-            train.extend_from_slice(&records[range]);
-        }
-    }
-    (train, val)
+    partition(records, games, &held, count)
 }
 
 /// Split `records` as [`split`] does, but hold out each game by a hash of its
@@ -296,9 +287,27 @@ pub fn split_stable(records: &[Record], fraction: f64, seed: u64) -> (Vec<Record
             *last = false;
         }
     }
-    let (mut train, mut val) = (Vec::new(), Vec::new());
-    for (g, range) in games.into_iter().enumerate() {
-        if held[g] {
+    let count = games
+        .iter()
+        .zip(&held)
+        .filter(|(_, &h)| h)
+        .map(|(g, _)| g.len())
+        .sum();
+    partition(records, games, &held, count)
+}
+
+/// The training and validation sets: the games marked `held` (`count`
+/// positions in all) for validation, the rest for training, in their order.
+fn partition(
+    records: &[Record],
+    games: Vec<std::ops::Range<usize>>,
+    held: &[bool],
+    count: usize,
+) -> (Vec<Record>, Vec<Record>) {
+    let (mut train, mut val) = (Vec::new(), Vec::with_capacity(count));
+    train.reserve(records.len() - count);
+    for (range, &held) in games.into_iter().zip(held) {
+        if held {
             val.extend_from_slice(&records[range]);
         } else {
             train.extend_from_slice(&records[range]);
