@@ -233,6 +233,11 @@ impl Options {
             .map(|s| s.net.shape)
             .or(init.as_ref().map(|n| n.shape));
         let val = a.parsed::<f64>("val")?.unwrap_or(0.05);
+        if !(0.0..1.0).contains(&val) {
+            return Err(format!(
+                "bad value for --val '{val}': expected at least 0 and below 1"
+            ));
+        }
         let stable_val = match a.value("val-split") {
             None | Some("shuffle") => false,
             Some("stable") => true,
@@ -243,11 +248,6 @@ impl Options {
                 ))
             }
         };
-        if !(0.0..1.0).contains(&val) {
-            return Err(format!(
-                "bad value for --val '{val}': expected at least 0 and below 1"
-            ));
-        }
         let cfg = Config {
             shape: Shape {
                 hidden: a

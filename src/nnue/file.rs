@@ -229,7 +229,7 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
 }
 
 /// FNV-1a 64 carried on from the state `h` over more bytes.
-fn fnv1a_from(mut h: u64, bytes: &[u8]) -> u64 {
+pub(crate) fn fnv1a_from(mut h: u64, bytes: &[u8]) -> u64 {
     for &b in bytes {
         h ^= b as u64;
         h = h.wrapping_mul(0x0000_0100_0000_01b3);

@@ -10,6 +10,7 @@
 //! for its games.
 
 use crate::attacks::Magic;
+use crate::nnue::file::{fnv1a, fnv1a_from};
 use crate::nnue::marlin::{self, Record};
 
 /// Positions whose score is this large (either way) are left out: mate scores
@@ -262,7 +263,7 @@ pub fn split(records: &[Record], fraction: f64, seed: u64) -> (Vec<Record>, Vec<
         held[g] = true;
         count += games[g].len();
     }
-    partition(records, games, &held, count)
+    partition(records, games, &held)
 }
 
 /// Split `records` as [`split`] does, but hold out each game by a hash of its
@@ -287,23 +288,22 @@ pub fn split_stable(records: &[Record], fraction: f64, seed: u64) -> (Vec<Record
             *last = false;
         }
     }
-    let count = games
-        .iter()
-        .zip(&held)
-        .filter(|(_, &h)| h)
-        .map(|(g, _)| g.len())
-        .sum();
-    partition(records, games, &held, count)
+    partition(records, games, &held)
 }
 
-/// The training and validation sets: the games marked `held` (`count`
-/// positions in all) for validation, the rest for training, in their order.
+/// The training and validation sets: the games marked `held` for validation,
+/// the rest for training, in their order.
 fn partition(
     records: &[Record],
     games: Vec<std::ops::Range<usize>>,
     held: &[bool],
-    count: usize,
 ) -> (Vec<Record>, Vec<Record>) {
+    let count = games
+        .iter()
+        .zip(held)
+        .filter(|(_, &h)| h)
+        .map(|(g, _)| g.len())
+        .sum();
     let (mut train, mut val) = (Vec::new(), Vec::with_capacity(count));
     train.reserve(records.len() - count);
     for (range, &held) in games.into_iter().zip(held) {
@@ -316,15 +316,13 @@ fn partition(
     (train, val)
 }
 
-/// FNV-1a over `seed` and every byte of a game's records, finished by
-/// SplitMix64's mixer so that the low bits of nearby games spread.
+/// FNV-1a (the net file's checksum) over `seed` and every byte of a game's
+/// records, finished by SplitMix64's mixer (without [`Rng`]'s step) so that
+/// the top bits, which the threshold reads, depend on every byte.
 fn game_hash(game: &[Record], seed: u64) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let bytes = seed.to_le_bytes();
-    for &b in bytes.iter().chain(game.iter().flat_map(|r| r.0.iter())) {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
+    let mut h = game
+        .iter()
+        .fold(fnv1a(&seed.to_le_bytes()), |h, r| fnv1a_from(h, &r.0));
     h = (h ^ (h >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     h = (h ^ (h >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     h ^ (h >> 31)
