@@ -708,7 +708,8 @@ impl Xboard {
         let seconds = if let Some(t) = l.movetime {
             Some(t.as_secs_f64())
         } else {
-            TimeBudget::new(&l, Duration::ZERO, false).map(|b| b.soft.as_secs_f64())
+            TimeBudget::new(&l, Duration::ZERO, false, self.ctl.opts.tuning.values())
+                .map(|b| b.soft.as_secs_f64())
         };
         if let Some(secs) = seconds {
             l.nodes = Some(((secs * nps as f64) as u64).max(1));

@@ -362,7 +362,12 @@ pub fn search<E: Engine>(
         limits,
         settings,
         start,
-        budget: TimeBudget::new(limits, settings.move_overhead, settings.ponder),
+        budget: TimeBudget::new(
+            limits,
+            settings.move_overhead,
+            settings.ponder,
+            settings.tuning.values(),
+        ),
         nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
         halted: AtomicBool::new(false),
         tb,

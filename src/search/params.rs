@@ -162,6 +162,8 @@ search_params! {
     lmr_shallower_margin: "LmrShallowerMargin" = 10, 0..=40, step 2;
     /// Delta pruning in quiescence (Gk): a capture is skipped when the static evaluation plus this margin plus the captured piece cannot reach alpha.
     delta_margin: "DeltaMargin" = 180, 50..=400, step 15;
+    /// Time: below this many increments on the clock (or four move overheads, where that is more), a move's share of the clock shrinks in proportion, and the clock settles about half as many increments above the overhead (src/search/time.rs).
+    low_clock_increments: "LowClockIncrements" = 20, 5..=40, step 2;
 }
 
 impl Params {

@@ -10,6 +10,7 @@
 //! limit in its periodic poll.
 
 use super::limits::Limits;
+use super::params::Params;
 use std::time::Duration;
 
 /// The time one move may take.
@@ -33,8 +34,11 @@ const INCREMENT_SHARE: f64 = 0.75;
 /// The share of the remaining clock a move may plan on, when the clock is large
 /// against the increment.
 const CLOCK_SHARE: f64 = 0.1;
-/// Below this many increments on the clock, [`CLOCK_SHARE`] shrinks in proportion.
-const LOW_CLOCK_INCREMENTS: f64 = 20.0;
+/// The low clock's floor in move overheads: below the larger of this and
+/// `LowClockIncrements` increments ([`Params`]), [`CLOCK_SHARE`] shrinks in
+/// proportion. What keeps a small increment's clock off the stalls the
+/// overhead is there for.
+const LOW_CLOCK_OVERHEADS: f64 = 4.0;
 /// The clock held back, in units of the move overhead, before a move plans on
 /// spending its increment whatever the clock share says.
 const INCREMENT_RESERVE_OVERHEADS: f64 = 10.0;
@@ -44,8 +48,14 @@ const PONDER_FACTOR: f64 = 1.25;
 impl TimeBudget {
     /// The budget for `limits`, keeping `overhead` per move in reserve for the
     /// GUI and the pipes. `ponder` says the GUI may ask for ponder searches (UCI
-    /// `Ponder`, xboard `hard`). `None` when the clock does not limit the search.
-    pub fn new(limits: &Limits, overhead: Duration, ponder: bool) -> Option<TimeBudget> {
+    /// `Ponder`, xboard `hard`); `params` holds the time manager's tunable
+    /// (`LowClockIncrements`). `None` when the clock does not limit the search.
+    pub fn new(
+        limits: &Limits,
+        overhead: Duration,
+        ponder: bool,
+        params: &Params,
+    ) -> Option<TimeBudget> {
         if let Some(mt) = limits.movetime {
             // The overhead comes off, but never more than half: `go movetime 30`
             // with a 50 ms overhead still thinks for 15 ms, not 1.
@@ -71,12 +81,25 @@ impl TimeBudget {
         let base = ms / mtg + inc * INCREMENT_SHARE;
 
         // Never plan on more than a tenth of what is left. Below twenty
-        // increments that tenth shrinks in proportion, so a low clock settles
-        // near ten increments above the overhead instead of five: with five, a
-        // clock of about 75 ms at 1s+0.01s lost two games in 200 to single
-        // stalls of 50-90 ms while the machine was oversubscribed.
+        // increments (`LowClockIncrements`; or four overheads, where that is
+        // more) that tenth shrinks in proportion, and the clock settles where a
+        // move spends about its increment, some ten increments above the
+        // overhead. The floor is about stalls: at 1s+0.01s with the 50 ms
+        // overhead a clock of about 75 ms lost two games in 200 to single
+        // stalls of 50-90 ms while the machine was oversubscribed, and twenty
+        // increments there (four overheads) keep it near 150 ms. With a larger
+        // increment the reserve is clock left unspent: brokkr ended its games
+        // against Stockfish 8 at 10s+0.1s with a median 1.46 s on the clock
+        // against Stockfish's 0.67 s, and spent about 19% less a move than it
+        // from move 30 to 50 (means over 200 games), the phase where its
+        // losses were decided (median move 37; its wins, move 25). Ten
+        // increments, against twenty, stood at +4.8 ± 11.2 Elo over 1,514
+        // games at 2s+0.02s, unfinished, and made 46.5% against Stockfish 8
+        // where twenty had made 45.0% (docs/strength.md): twenty stays.
+        let increments = f64::from(params.low_clock_increments);
+        let low_clock = (increments * inc).max(LOW_CLOCK_OVERHEADS * overhead_ms);
         let share = if inc > 0.0 {
-            CLOCK_SHARE * (ms / (LOW_CLOCK_INCREMENTS * inc)).min(1.0)
+            CLOCK_SHARE * (ms / low_clock).min(1.0)
         } else {
             CLOCK_SHARE
         };
@@ -148,6 +171,9 @@ impl TimeBudget {
 mod tests {
     use super::*;
 
+    /// The defaults.
+    const P: Params = Params::DEFAULT;
+
     fn ms(n: u64) -> Duration {
         Duration::from_millis(n)
     }
@@ -162,7 +188,7 @@ mod tests {
 
     #[test]
     fn sudden_death_spends_a_small_share() {
-        let b = TimeBudget::new(&clock(60_000, 0), ms(30), false).unwrap();
+        let b = TimeBudget::new(&clock(60_000, 0), ms(30), false, &P).unwrap();
         assert!(b.soft < ms(4000) && b.soft > ms(1000), "{b:?}");
         assert!(b.hard <= ms(12_000) && b.hard >= b.soft, "{b:?}");
     }
@@ -178,7 +204,7 @@ mod tests {
             (60_000, 5_000, 3_500, 15_000),
             (1_000, 10, 30, 110),
         ] {
-            let b = TimeBudget::new(&clock(time, inc), ms(50), false).unwrap();
+            let b = TimeBudget::new(&clock(time, inc), ms(50), false, &P).unwrap();
             assert!(b.soft >= ms(soft_min), "{time}+{inc}: {b:?}");
             assert!(
                 b.hard <= ms(hard_max) && b.hard >= b.soft,
@@ -191,8 +217,8 @@ mod tests {
 
     #[test]
     fn pondering_plans_on_a_little_more() {
-        let off = TimeBudget::new(&clock(60_000, 0), ms(50), false).unwrap();
-        let on = TimeBudget::new(&clock(60_000, 0), ms(50), true).unwrap();
+        let off = TimeBudget::new(&clock(60_000, 0), ms(50), false, &P).unwrap();
+        let on = TimeBudget::new(&clock(60_000, 0), ms(50), true, &P).unwrap();
         assert!(on.soft > off.soft && on.hard >= off.hard, "{off:?} {on:?}");
     }
 
@@ -200,7 +226,7 @@ mod tests {
     fn a_tiny_clock_never_plans_past_it() {
         for t in [1, 5, 20, 50, 100, 1000] {
             for inc in [0, 10, 1000] {
-                let b = TimeBudget::new(&clock(t, inc), ms(30), false).unwrap();
+                let b = TimeBudget::new(&clock(t, inc), ms(30), false, &P).unwrap();
                 assert!(b.hard <= ms(t.max(2)), "{t}+{inc}: {b:?}");
             }
         }
@@ -208,12 +234,41 @@ mod tests {
 
     #[test]
     fn a_low_clock_with_an_increment_stops_falling() {
-        // At the overhead plus ten increments, even the hard limit is within the
-        // increment, so the clock cannot keep falling toward the overhead.
-        for inc in [10, 50, 100, 1000] {
-            let b = TimeBudget::new(&clock(50 + 10 * inc, inc), ms(50), false).unwrap();
-            assert!(b.hard <= ms(inc), "{inc}: {b:?}");
+        // At the overhead plus half the low-clock increments (ten at the
+        // default twenty), even the hard limit is within the increment, so the
+        // clock cannot keep falling toward the overhead.
+        for n in [20, 10] {
+            let p = Params {
+                low_clock_increments: n,
+                ..P
+            };
+            for inc in [10, 50, 100, 1000] {
+                let clock = clock(50 + n as u64 / 2 * inc, inc);
+                let b = TimeBudget::new(&clock, ms(50), false, &p).unwrap();
+                assert!(b.hard <= ms(inc), "{n} {inc}: {b:?}");
+            }
         }
+    }
+
+    #[test]
+    fn the_low_clock_rule_starts_at_its_increments_or_four_overheads() {
+        let ten = Params {
+            low_clock_increments: 10,
+            ..P
+        };
+        // 10s+0.1s with 1.25 s left: twelve increments, so at ten a move still
+        // plans on a tenth of the clock; at twenty, on three quarters of the
+        // increment.
+        let b = TimeBudget::new(&clock(1_250, 100), ms(50), false, &ten).unwrap();
+        assert!(b.soft >= ms(110), "{b:?}");
+        let b = TimeBudget::new(&clock(1_250, 100), ms(50), false, &P).unwrap();
+        assert!(b.soft <= ms(80), "{b:?}");
+        // 1s+0.01s with 250 ms left: four overheads (200 ms, twenty
+        // increments) is the larger threshold at ten, and the plan stays as
+        // small as at twenty.
+        let b = TimeBudget::new(&clock(250, 10), ms(50), false, &ten).unwrap();
+        let c = TimeBudget::new(&clock(250, 10), ms(50), false, &P).unwrap();
+        assert!(b.soft <= ms(20) && b.soft == c.soft, "{b:?} {c:?}");
     }
 
     #[test]
@@ -222,7 +277,7 @@ mod tests {
             movestogo: Some(1),
             ..clock(10_000, 0)
         };
-        let b = TimeBudget::new(&l, ms(0), false).unwrap();
+        let b = TimeBudget::new(&l, ms(0), false, &P).unwrap();
         assert!(b.hard > ms(5_000) && b.hard < ms(10_000), "{b:?}");
     }
 
@@ -232,9 +287,9 @@ mod tests {
             movetime: Some(ms(t)),
             ..Default::default()
         };
-        let b = TimeBudget::new(&l(1000), ms(50), false).unwrap();
+        let b = TimeBudget::new(&l(1000), ms(50), false, &P).unwrap();
         assert_eq!((b.soft, b.hard), (ms(950), ms(950)));
-        let b = TimeBudget::new(&l(30), ms(50), false).unwrap();
+        let b = TimeBudget::new(&l(30), ms(50), false, &P).unwrap();
         assert_eq!((b.soft, b.hard), (ms(15), ms(15)));
     }
 

@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""match-anatomy.py PGN ENGINE BASE+INC: where one engine's games against another were
+won and lost, how each spent its clock, and how far their scores agreed, from a
+fastchess or cutechess PGN whose move comments read `{SCORE/DEPTH TIMEs ...}`.
+
+For ENGINE (the name in the White/Black tags) against whoever it played, it prints:
+
+  decided   for its wins and its losses, the move and the men on the board where the
+            winner's score first reached +1.50 and never fell below +1.00 again
+            (medians, and how many such points fell in each phase by men);
+  time      each side's seconds a move (mean, median) and median depth, by ten moves;
+  clock     each side's clock when the game ended (median, least), from BASE+INC
+            (seconds, as fastchess's tc) and the times in the comments;
+  scores    after move 12, with both scores within 3 pawns: the mean of ENGINE's score
+            at its move against the opponent's score at the reply (turned to ENGINE's
+            side), and the least-squares slopes each way. In self-play the two agree
+            (mean gap near zero, slopes near one); a gap says which side's evaluation
+            the other's moves exploit.
+
+Needs python-chess (`python3 -m pip install chess`). A measuring aid for docs/strength.md:
+it reads what the PGN says and judges nothing."""
+import re
+import statistics as st
+import sys
+from collections import defaultdict
+
+import chess
+import chess.pgn
+
+COMMENT = re.compile(r"([+-]?\d+\.\d+|[+-]?M\d+)/(\d+) ([\d.]+)s")
+
+
+def moves(game, engine):
+    """(is ENGINE to move, score in pawns (mates as +-99), depth, seconds, board before)."""
+    white_is_engine = game.headers.get("White") == engine
+    node = game
+    while node.variations:
+        board = node.board()
+        node = node.variations[0]
+        m = COMMENT.search(node.comment)
+        if not m:
+            continue
+        s = m.group(1)
+        score = (-99.0 if s.startswith("-") else 99.0) if "M" in s else float(s)
+        mine = (board.turn == chess.WHITE) == white_is_engine
+        yield mine, score, int(m.group(2)), float(m.group(3)), board
+
+
+def main():
+    if len(sys.argv) != 4 or "+" not in sys.argv[3]:
+        sys.exit(__doc__)
+    path, engine = sys.argv[1], sys.argv[2]
+    base, inc = (float(x) for x in sys.argv[3].split("+"))
+    decided = {"wins": [], "losses": []}
+    secs, depth = defaultdict(list), defaultdict(list)
+    clocks = defaultdict(list)
+    pairs = []
+    games = 0
+    with open(path) as f:
+        while (game := chess.pgn.read_game(f)) is not None:
+            if engine not in (game.headers.get("White"), game.headers.get("Black")):
+                continue
+            games += 1
+            rows = list(moves(game, engine))
+            # Time and clocks.
+            clock = {True: base, False: base}
+            for mine, _, d, t, board in rows:
+                bucket = min(board.fullmove_number // 10, 7)
+                secs[(mine, bucket)].append(t)
+                depth[(mine, bucket)].append(d)
+                clock[mine] += inc - t
+            for side in (True, False):
+                clocks[side].append(clock[side])
+            # Score agreement: ENGINE's score, then the reply's, after move 12.
+            for a, b in zip(rows, rows[1:]):
+                if a[0] and not b[0] and a[4].fullmove_number >= 12:
+                    if abs(a[1]) < 3 and abs(b[1]) < 3:
+                        pairs.append((a[1], -b[1]))
+            # The decisive point.
+            result = game.headers.get("Result")
+            if result not in ("1-0", "0-1"):
+                continue
+            engine_won = (result == "1-0") == (game.headers.get("White") == engine)
+            winner = [r for r in rows if r[0] == engine_won]
+            for i, (_, score, _, _, board) in enumerate(winner):
+                if score >= 1.5 and all(r[1] >= 1.0 for r in winner[i:]):
+                    key = "wins" if engine_won else "losses"
+                    decided[key].append((board.fullmove_number, chess.popcount(board.occupied)))
+                    break
+    if games == 0:
+        sys.exit(f"no game of {engine} in {path}")
+    print(f"{games} games of {engine}")
+    for key, rows in decided.items():
+        if not rows:
+            print(f"decided {key}: none")
+            continue
+        men = [m for _, m in rows]
+        print(
+            f"decided {key}: {len(rows)}, median move {st.median(n for n, _ in rows)},"
+            f" median men {st.median(men)}; men >= 24: {sum(m >= 24 for m in men)},"
+            f" 16-23: {sum(16 <= m < 24 for m in men)}, < 16: {sum(m < 16 for m in men)}"
+        )
+    print("time a move (s): mean / median, median depth")
+    for bucket in range(8):
+        cells = []
+        for mine in (True, False):
+            t = secs.get((mine, bucket))
+            if t:
+                who = engine if mine else "opponent"
+                cells.append(
+                    f"{who} {st.mean(t):.3f} / {st.median(t):.3f}, d {st.median(depth[(mine, bucket)])}"
+                )
+        if cells:
+            label = f"moves {bucket * 10}-{bucket * 10 + 9}" if bucket < 7 else "moves 70+"
+            print(f"  {label}: " + " | ".join(cells))
+    for side in (True, False):
+        c = clocks[side]
+        who = engine if side else "opponent"
+        print(f"clock at the end, {who}: median {st.median(c):.3f} s, least {min(c):.3f} s")
+    if len(pairs) > 2:
+        xs, ys = zip(*pairs)
+        mx, my = st.mean(xs), st.mean(ys)
+        sxy = sum((x - mx) * (y - my) for x, y in pairs)
+        sxx = sum((x - mx) ** 2 for x in xs)
+        syy = sum((y - my) ** 2 for y in ys)
+        print(
+            f"scores ({len(pairs)} pairs): {engine} {mx:+.3f}, the reply's {my:+.3f}"
+            f" ({engine}'s side); slope reply-on-{engine} {sxy / sxx:.3f},"
+            f" {engine}-on-reply {sxy / syy:.3f}"
+        )
+
+
+if __name__ == "__main__":
+    main()
