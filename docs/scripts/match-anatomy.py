@@ -34,16 +34,29 @@ def moves(game, engine):
     """(is ENGINE to move, score in pawns (mates as +-99), depth, seconds, board before)."""
     white_is_engine = game.headers.get("White") == engine
     node = game
+    board = game.board()
     while node.variations:
-        board = node.board()
+        # A copy per move, since callers keep the boards; node.board() would
+        # replay the game from its start each time.
+        before = board.copy(stack=False)
         node = node.variations[0]
+        board.push(node.move)
         m = COMMENT.search(node.comment)
         if not m:
             continue
         s = m.group(1)
         score = (-99.0 if s.startswith("-") else 99.0) if "M" in s else float(s)
-        mine = (board.turn == chess.WHITE) == white_is_engine
-        yield mine, score, int(m.group(2)), float(m.group(3)), board
+        mine = (before.turn == chess.WHITE) == white_is_engine
+        yield mine, score, int(m.group(2)), float(m.group(3)), before
+
+
+def balance(board):
+    """'balanced' when both sides have the same minors, rooks and queens, else 'imbalanced'."""
+    def count(color):
+        minors = len(board.pieces(chess.KNIGHT, color)) + len(board.pieces(chess.BISHOP, color))
+        return minors, len(board.pieces(chess.ROOK, color)), len(board.pieces(chess.QUEEN, color))
+
+    return "balanced" if count(chess.WHITE) == count(chess.BLACK) else "imbalanced"
 
 
 def main():
@@ -55,6 +68,7 @@ def main():
     secs, depth = defaultdict(list), defaultdict(list)
     clocks = defaultdict(list)
     pairs = []
+    by_kind = defaultdict(list)
     games = 0
     with open(path) as f:
         while (game := chess.pgn.read_game(f)) is not None:
@@ -62,6 +76,9 @@ def main():
                 continue
             games += 1
             rows = list(moves(game, engine))
+            result = game.headers.get("Result")
+            white = game.headers.get("White") == engine
+            outcome = "draws" if result == "1/2-1/2" else "wins" if (result == "1-0") == white else "losses"
             # Time and clocks.
             clock = {True: base, False: base}
             for mine, _, d, t, board in rows:
@@ -76,11 +93,12 @@ def main():
                 if a[0] and not b[0] and a[4].fullmove_number >= 12:
                     if abs(a[1]) < 3 and abs(b[1]) < 3:
                         pairs.append((a[1], -b[1]))
+                        by_kind[outcome].append((a[1], -b[1]))
+                        by_kind[balance(b[4])].append((a[1], -b[1]))
             # The decisive point.
-            result = game.headers.get("Result")
-            if result not in ("1-0", "0-1"):
+            if outcome == "draws":
                 continue
-            engine_won = (result == "1-0") == (game.headers.get("White") == engine)
+            engine_won = outcome == "wins"
             winner = [r for r in rows if r[0] == engine_won]
             for i, (_, score, _, _, board) in enumerate(winner):
                 if score >= 1.5 and all(r[1] >= 1.0 for r in winner[i:]):
@@ -128,6 +146,13 @@ def main():
             f" ({engine}'s side); slope reply-on-{engine} {sxy / sxx:.3f},"
             f" {engine}-on-reply {sxy / syy:.3f}"
         )
+        for kind in ("wins", "draws", "losses", "balanced", "imbalanced"):
+            got = by_kind.get(kind)
+            if got:
+                print(
+                    f"  {kind}: {len(got)} pairs, {engine} {st.mean(x for x, _ in got):+.3f},"
+                    f" the reply's {st.mean(y for _, y in got):+.3f}"
+                )
 
 
 if __name__ == "__main__":
