@@ -98,12 +98,10 @@ def main():
             # The decisive point.
             if outcome == "draws":
                 continue
-            engine_won = outcome == "wins"
-            winner = [r for r in rows if r[0] == engine_won]
+            winner = [r for r in rows if r[0] == (outcome == "wins")]
             for i, (_, score, _, _, board) in enumerate(winner):
                 if score >= 1.5 and all(r[1] >= 1.0 for r in winner[i:]):
-                    key = "wins" if engine_won else "losses"
-                    decided[key].append((board.fullmove_number, chess.popcount(board.occupied)))
+                    decided[outcome].append((board.fullmove_number, chess.popcount(board.occupied)))
                     break
     if games == 0:
         sys.exit(f"no game of {engine} in {path}")
