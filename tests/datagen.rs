@@ -434,6 +434,54 @@ fn bad_arguments_and_foreign_files_fail_cleanly() {
             vec!["datagen", "--out", "/dev/zero", "--games", "1"],
             "not a regular file",
         ),
+        (
+            vec![
+                "datagen", "--out", o, "--games", "1", "--versus", "hce", "--hce",
+            ],
+            "is the games' own evaluation",
+        ),
+        (
+            vec![
+                "datagen",
+                "--out",
+                o,
+                "--games",
+                "1",
+                "--versus",
+                "/nonexistent.nnue",
+            ],
+            "--versus: cannot read",
+        ),
+        (
+            vec!["datagen", "--out", o, "--games", "1", "--versus-nodes", "9"],
+            "--versus-nodes needs --versus",
+        ),
+        (
+            vec![
+                "datagen",
+                "--out",
+                o,
+                "--games",
+                "1",
+                "--versus",
+                "hce",
+                "--versus-nodes",
+                "0",
+            ],
+            "--versus-nodes",
+        ),
+        (
+            vec![
+                "datagen",
+                "--out",
+                s(&made),
+                "--games",
+                "2",
+                "--versus",
+                "hce",
+            ],
+            "was written with other settings",
+        ),
     ];
     let made_before = std::fs::read(&made).unwrap();
     for (args, why) in cases {
@@ -846,4 +894,74 @@ fn without_adjudication_the_games_are_the_same_until_it_would_end_them() {
         adjudicated > 0,
         "no game was adjudicated: the test shows nothing"
     );
+}
+
+/// The first position of game `n` in a datagen file and its score (its
+/// result is the whole game's).
+fn first_line(g: &BTreeMap<u64, String>, n: u64) -> String {
+    let line = g[&n].lines().next().unwrap();
+    line.rsplit_once(" | ").unwrap().0.to_string()
+}
+
+#[test]
+fn versus_games_pit_two_evaluations_and_each_side_searches_with_its_own() {
+    let dir = TempDir::new("datagen-versus");
+    let (versus, own, hce) = (
+        dir.join("versus.txt"),
+        dir.join("own.txt"),
+        dir.join("hce.txt"),
+    );
+    let o = datagen(&versus, 4, 2, &["--versus", "hce"]);
+    let header = std::fs::read_to_string(&versus).unwrap();
+    assert!(
+        header
+            .lines()
+            .next()
+            .unwrap()
+            .ends_with(", versus hce at 300 nodes"),
+        "{header}"
+    );
+    // The own evaluation's score is told, and covers every game.
+    let summary = text(&o.stdout);
+    let line = summary
+        .lines()
+        .find_map(|l| l.strip_prefix("datagen: the games' own evaluation scored +"))
+        .unwrap_or_else(|| panic!("no score against --versus: {summary}"));
+    let counts: Vec<u32> = line
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|w| !w.is_empty())
+        .map(|w| w.parse().unwrap())
+        .collect();
+    assert_eq!(counts.iter().sum::<u32>(), 4, "{line}");
+    let v = games(&versus);
+    // The same games on one thread.
+    let one = dir.join("one.txt");
+    datagen(&one, 4, 1, &["--versus", "hce"]);
+    assert_eq!(games(&one), v);
+    // From the start position (no capture, no check: its line is always kept),
+    // game 1's first search is the own evaluation's (it plays White in odd
+    // games) and game 2's the hand-written one's, each from a cleared table:
+    // the same first line as in that evaluation's self-play.
+    let start = ["--random-plies", "0"];
+    let (v0, own0) = (dir.join("v0.txt"), dir.join("own0.txt"));
+    datagen(&v0, 2, 1, &[&start[..], &["--versus", "hce"]].concat());
+    datagen(&own0, 2, 1, &start);
+    datagen(&hce, 2, 1, &[&start[..], &["--hce"]].concat());
+    let (v0, own0, hce) = (games(&v0), games(&own0), games(&hce));
+    assert_eq!(first_line(&v0, 1), first_line(&own0, 1));
+    assert_eq!(first_line(&v0, 2), first_line(&hce, 2));
+    assert_ne!(
+        first_line(&own0, 1),
+        first_line(&hce, 1),
+        "the test shows nothing"
+    );
+    // And the games are not self-play's.
+    assert_ne!(v0[&1], own0[&1]);
+    assert_ne!(v0[&2], hce[&2]);
+    datagen(&own, 2, 1, &[]);
+    assert_ne!(v[&1], games(&own)[&1]);
+    // A longer search for the hand-written side plays other games.
+    let deeper = dir.join("deeper.txt");
+    datagen(&deeper, 2, 1, &["--versus", "hce", "--versus-nodes", "900"]);
+    assert_ne!(games(&deeper)[&2], v[&2]);
 }

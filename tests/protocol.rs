@@ -682,6 +682,47 @@ fn uci_hidden_switches_turn_off_a_term_group_or_a_feature() {
     e.finish();
 }
 
+/// `HceBlend` mixes the hand-written evaluation into the network's: at 100 the
+/// search is the hand-written evaluation's own (the same tree as `UseNNUE`
+/// off), at 0 the network's, and between them a search of its own. Without a
+/// network it changes nothing.
+#[test]
+fn hce_blend_runs_from_the_network_to_the_hand_written_evaluation() {
+    let fen = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 8";
+    const NODES: u64 = 20_000;
+    let mut e = Engine::uci();
+    let net = signature(&mut e, fen, NODES);
+    e.send("setoption name HceBlend value 100");
+    let full = signature(&mut e, fen, NODES);
+    e.send("setoption name HceBlend value 30");
+    let part = signature(&mut e, fen, NODES);
+    e.send("setoption name HceBlend value 0");
+    assert_eq!(
+        signature(&mut e, fen, NODES),
+        net,
+        "HceBlend 0 is not the network's search"
+    );
+    e.send("setoption name UseNNUE value false");
+    let hce = signature(&mut e, fen, NODES);
+    e.send("setoption name HceBlend value 30");
+    assert_eq!(
+        signature(&mut e, fen, NODES),
+        hce,
+        "HceBlend changed a search without a network"
+    );
+    assert_eq!(
+        full, hce,
+        "HceBlend 100 is not the hand-written evaluation's search"
+    );
+    assert_ne!(net, hce);
+    assert_ne!(part, net, "HceBlend 30 searched as the network alone");
+    assert_ne!(
+        part, hce,
+        "HceBlend 30 searched as the hand-written evaluation alone"
+    );
+    e.finish();
+}
+
 /// What a fresh `go nodes N` search from `fen` prints, without its times: its
 /// iterations' depths, scores, node counts and lines. One thread and a node
 /// limit make it a function of the search alone, on any machine.

@@ -31,15 +31,18 @@ COMMENT = re.compile(r"([+-]?\d+\.\d+|[+-]?M\d+)/(\d+) ([\d.]+)s")
 
 
 def moves(game, engine):
-    """(is ENGINE to move, score in pawns (mates as +-99), depth, seconds, board before)."""
+    """(is ENGINE to move, score in pawns (mates as +-99), depth, seconds, board before,
+    whether the move before it captured)."""
     white_is_engine = game.headers.get("White") == engine
     node = game
     board = game.board()
+    captured = False
     while node.variations:
         # A copy per move, since callers keep the boards; node.board() would
         # replay the game from its start each time.
         before = board.copy(stack=False)
         node = node.variations[0]
+        was_capture, captured = captured, board.is_capture(node.move)
         board.push(node.move)
         m = COMMENT.search(node.comment)
         if not m:
@@ -47,7 +50,7 @@ def moves(game, engine):
         s = m.group(1)
         score = (-99.0 if s.startswith("-") else 99.0) if "M" in s else float(s)
         mine = (before.turn == chess.WHITE) == white_is_engine
-        yield mine, score, int(m.group(2)), float(m.group(3)), before
+        yield mine, score, int(m.group(2)), float(m.group(3)), before, was_capture
 
 
 def balance(board):
@@ -57,6 +60,14 @@ def balance(board):
         return minors, len(board.pieces(chess.ROOK, color)), len(board.pieces(chess.QUEEN, color))
 
     return "balanced" if count(chess.WHITE) == count(chess.BLACK) else "imbalanced"
+
+
+VALUES = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9}
+
+
+def material(board, color):
+    """COLOR's material less the other side's, in pawns (1-3-3-5-9)."""
+    return sum(v * (len(board.pieces(p, color)) - len(board.pieces(p, not color))) for p, v in VALUES.items())
 
 
 def main():
@@ -69,6 +80,7 @@ def main():
     clocks = defaultdict(list)
     pairs = []
     by_kind = defaultdict(list)
+    by_material = defaultdict(list)
     games = 0
     with open(path) as f:
         while (game := chess.pgn.read_game(f)) is not None:
@@ -81,7 +93,7 @@ def main():
             outcome = "draws" if result == "1/2-1/2" else "wins" if (result == "1-0") == white else "losses"
             # Time and clocks.
             clock = {True: base, False: base}
-            for mine, _, d, t, board in rows:
+            for mine, _, d, t, board, _ in rows:
                 bucket = min(board.fullmove_number // 10, 7)
                 secs[(mine, bucket)].append(t)
                 depth[(mine, bucket)].append(d)
@@ -95,11 +107,18 @@ def main():
                         pairs.append((a[1], -b[1]))
                         by_kind[outcome].append((a[1], -b[1]))
                         by_kind[balance(b[4])].append((a[1], -b[1]))
+            # Material where ENGINE is to move in a quiet position.
+            points = {"wins": 1.0, "draws": 0.5, "losses": 0.0}[outcome]
+            for mine, score, _, _, board, was_capture in rows:
+                if mine and board.fullmove_number >= 12 and abs(score) < 3:
+                    if not board.is_check() and not was_capture:
+                        ahead = max(-2, min(2, material(board, board.turn)))
+                        by_material[ahead].append((score, points))
             # The decisive point.
             if outcome == "draws":
                 continue
             winner = [r for r in rows if r[0] == (outcome == "wins")]
-            for i, (_, score, _, _, board) in enumerate(winner):
+            for i, (_, score, _, _, board, _) in enumerate(winner):
                 if score >= 1.5 and all(r[1] >= 1.0 for r in winner[i:]):
                     decided[outcome].append((board.fullmove_number, chess.popcount(board.occupied)))
                     break
@@ -151,6 +170,16 @@ def main():
                     f"  {kind}: {len(got)} pairs, {engine} {st.mean(x for x, _ in got):+.3f},"
                     f" the reply's {st.mean(y for _, y in got):+.3f}"
                 )
+    total = sum(len(v) for v in by_material.values())
+    if total:
+        print(f"material, quiet positions with {engine} to move ({total}):")
+        for ahead in sorted(by_material):
+            got = by_material[ahead]
+            label = {-2: "2+ down", 2: "2+ up", 0: "level"}.get(ahead, f"{abs(ahead)} {'up' if ahead > 0 else 'down'}")
+            print(
+                f"  {label}: {len(got)} ({len(got) / total:.1%}), {engine}'s score"
+                f" {st.mean(x for x, _ in got):+.3f}, its result {st.mean(y for _, y in got):.3f}"
+            )
 
 
 if __name__ == "__main__":

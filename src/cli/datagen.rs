@@ -19,10 +19,10 @@ use super::bench::parse_range;
 use super::text::escape;
 use super::Args;
 use crate::paths::Engine;
-use crate::search::{ThreadData, TranspositionTable, STACK_SIZE};
+use crate::search::STACK_SIZE;
 use crate::syzygy::Tablebase;
 use file::{Output, HEADER_PREFIX};
-use game::{GameResult, Played, Setup};
+use game::{GameResult, Played, Searcher, Setup, Versus};
 use opening::Book;
 use std::collections::HashSet;
 use std::io::{IsTerminal, Write};
@@ -34,7 +34,8 @@ pub const HELP: &str = concat!(
     "\
 usage: brokkr datagen --out FILE --games N [--nodes N] [--threads N] [--book EPD]
                       [--random-plies K] [--seed S] [--hash MB] [--format text|marlin]
-                      [--bits PATH] [--slider NAME] [--net FILE | --hce] [--simd PATH]
+                      [--versus hce|FILE [--versus-nodes N]] [--bits PATH] [--slider NAME]
+                      [--net FILE | --hce] [--simd PATH]
 
 Plays brokkr against itself at a fixed node count per move and appends positions
 of its games to FILE, one a line, as `brokkr tune --data` reads them:
@@ -82,6 +83,16 @@ lines, which resuming reads: keep the two together.
                       with their result; the header records how many men and files
   --no-adjudication   play every game out (to the rules, the tables or 400 plies):
                       the same games up to where adjudication would end them
+  --versus E          games against another evaluation instead of self-play: hce
+                      (the hand-written one) or a net FILE, playing Black in
+                      odd-numbered games and White in even ones, with its own
+                      hash table; each position is labelled by the score of the
+                      side that searched it. Self-play never shows a net the
+                      positions it overrates (its opponent, the same net, steers
+                      away from them); an opponent with other errors lets it
+                      reach them
+  --versus-nodes N    the --versus side's nodes per move (default: --nodes), to give
+                      a weaker evaluation the search to hold its own
   --format F          text (default) or marlin
   --bits PATH         bitscan/popcount path (asm, bmi, table, portable, extern, extern-bmi)
   --slider NAME       slider-attack backend (magic, pext, rotated, kindergarten,
@@ -113,6 +124,42 @@ struct Job {
     vector: crate::nnue::VectorPath,
     tables: Option<std::sync::Arc<Tablebase>>,
     adjudicate: bool,
+    versus: Option<std::sync::Arc<Versus>>,
+}
+
+/// The opponent of `--versus`, or why not: an opponent that is the games' own
+/// evaluation would make self-play under another name.
+fn versus(
+    a: &Args,
+    own: Option<&crate::nnue::Network>,
+    own_nodes: u64,
+) -> Result<Option<std::sync::Arc<Versus>>, String> {
+    let Some(v) = a.value("versus") else {
+        if a.value("versus-nodes").is_some() {
+            return Err("--versus-nodes needs --versus".to_string());
+        }
+        return Ok(None);
+    };
+    let nodes = parse_range(a, "versus-nodes", own_nodes as usize, 1, 1_000_000_000)? as u64;
+    let net = match v {
+        "hce" => None,
+        path => Some(std::sync::Arc::new(
+            crate::nnue::Network::load(std::path::Path::new(path))
+                .map_err(|e| format!("--versus: {e}"))?,
+        )),
+    };
+    let same = match (&net, own) {
+        (None, None) => true,
+        (Some(n), Some(o)) => n.hash() == o.hash(),
+        _ => false,
+    };
+    if same {
+        return Err(format!(
+            "--versus '{}' is the games' own evaluation: that is self-play (drop --versus)",
+            escape(v, 200)
+        ));
+    }
+    Ok(Some(std::sync::Arc::new(Versus { net, nodes })))
 }
 
 /// The tables of `--syzygy`, or why not: a path with no table is an error, not
@@ -152,6 +199,8 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
             "net",
             "simd",
             "syzygy",
+            "versus",
+            "versus-nodes",
         ],
         &["hce", "no-adjudication"],
     )?;
@@ -170,14 +219,17 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(), String> {
     need("games", "N")?;
     let (bits, slider) = super::search_pair(&a)?;
     let eval = crate::frontend::eval_choice(&a)?;
+    let nodes = parse_range(&a, "nodes", 5000, 1, 1_000_000_000)? as u64;
+    let versus = versus(&a, eval.net.as_deref(), nodes)?;
     let job = Job {
+        versus,
         net: eval.net,
         vector: eval.vector,
         tables: open_tables(&a)?,
         adjudicate: !a.flag("no-adjudication"),
         out: out_file,
         games: parse_range(&a, "games", 0, 1, MAX_GAMES)? as u64,
-        nodes: parse_range(&a, "nodes", 5000, 1, 1_000_000_000)? as u64,
+        nodes,
         threads: parse_range(&a, "threads", 1, 1, 256)?,
         book: a.value("book").map(str::to_string),
         random_plies: parse_range(&a, "random-plies", 8, 0, 200)?,
@@ -208,6 +260,8 @@ struct Tally {
     positions: u64,
     nodes: u64,
     replaced: u64,
+    /// With `--versus`: the games' own evaluation's wins, draws and losses.
+    own: [u64; 3],
 }
 
 impl Tally {
@@ -222,6 +276,15 @@ impl Tally {
         self.positions += g.positions as u64;
         self.nodes += g.nodes;
         self.replaced += g.replaced as u64;
+        if let Some(c) = g.own {
+            let white = c == crate::types::Color::White;
+            self.own[match g.end.result() {
+                GameResult::Draw => 1,
+                GameResult::WhiteWins if white => 0,
+                GameResult::BlackWins if !white => 0,
+                _ => 2,
+            }] += 1;
+        }
     }
 }
 
@@ -261,6 +324,12 @@ fn generate<E: Engine>(job: &Job, out: &mut dyn Write) -> Result<(), String> {
     } else {
         format!("{header}, no adjudication")
     };
+    // The opponent makes other games: a file begun against one is resumed only
+    // against it.
+    let header = match &job.versus {
+        Some(v) => format!("{header}, {}", v.describe()),
+        None => header,
+    };
     let header = if job.marlin {
         format!("{header}, marlinformat")
     } else {
@@ -288,6 +357,7 @@ fn generate<E: Engine>(job: &Job, out: &mut dyn Write) -> Result<(), String> {
         vector: job.vector,
         tables: job.tables.as_deref(),
         adjudicate: job.adjudicate,
+        versus: job.versus.clone(),
     };
     let start = Instant::now();
     let (tally, error) = play_all(job, &setup, &done, held, &mut file);
@@ -311,6 +381,15 @@ fn generate<E: Engine>(job: &Job, out: &mut dyn Write) -> Result<(), String> {
         job.games,
         file.positions() + t.positions
     );
+    if job.versus.is_some() {
+        say!(
+            out,
+            "datagen: the games' own evaluation scored +{} ={} -{} against --versus",
+            t.own[0],
+            t.own[1],
+            t.own[2]
+        );
+    }
     error.map_or(Ok(()), Err)
 }
 
@@ -386,8 +465,11 @@ fn worker<E: Engine>(
     games: u64,
     tx: Sender<Result<Played, String>>,
 ) {
-    let mut data = vec![ThreadData::new()];
-    let Some(mut tt) = TranspositionTable::new(setup.hash_mb) else {
+    let searchers = Searcher::new(setup.hash_mb).and_then(|own| match setup.versus {
+        Some(_) => Searcher::new(setup.hash_mb).map(|other| (own, Some(other))),
+        None => Some((own, None)),
+    });
+    let Some((mut own, mut other)) = searchers else {
         let _ = tx.send(Err(format!(
             "cannot allocate a {} MB hash table",
             setup.hash_mb
@@ -398,7 +480,7 @@ fn worker<E: Engine>(
         let Some(n) = next_game(next, done, games) else {
             break;
         };
-        let r = game::play::<E>(setup, n, &mut data, &mut tt);
+        let r = game::play::<E>(setup, n, &mut own, other.as_mut());
         let failed = r.is_err();
         if tx.send(r).is_err() || failed {
             break;

@@ -164,6 +164,8 @@ search_params! {
     delta_margin: "DeltaMargin" = 180, 50..=400, step 15;
     /// Time: below this many increments on the clock (or four move overheads, where that is more), a move's share of the clock shrinks in proportion, and the clock settles about half as many increments above the overhead (src/search/time.rs).
     low_clock_increments: "LowClockIncrements" = 20, 5..=40, step 2;
+    /// The hand-written evaluation's share, in percent, of the static evaluation when a network evaluates (0: the network alone; docs/strength.md).
+    hce_blend: "HceBlend" = 0, 0..=100, step 5;
 }
 
 impl Params {

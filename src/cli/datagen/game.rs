@@ -1,6 +1,7 @@
-//! One self-play game: brokkr against itself at a fixed node count per move,
-//! ended by the rules or by adjudication, with the quiet positions it passed
-//! through labelled by its result.
+//! One self-play game: brokkr against itself at a fixed node count per move
+//! (or, with `--versus`, one evaluation against another), ended by the rules or
+//! by adjudication, with the quiet positions it passed through labelled by its
+//! result.
 //!
 //! A game is a pure function of its number and the settings: the opening comes
 //! from the game's own random stream, every search runs on one thread (whose node
@@ -58,6 +59,55 @@ pub struct Setup<'a, E: Engine> {
     /// what adjudication costs the labels: the games are the same up to where it
     /// would have ended them).
     pub adjudicate: bool,
+    /// The other side's evaluation (`--versus`), or `None` for self-play.
+    pub versus: Option<std::sync::Arc<Versus>>,
+}
+
+/// The opponent of `--versus`: an evaluation other than the games' own, which
+/// plays Black in odd-numbered games and White in even ones. Self-play never
+/// shows a net the positions it overrates, since its opponent, the same net,
+/// steers away from them; an opponent with other errors lets it reach them.
+pub struct Versus {
+    /// The opponent's network, or `None` for the hand-written evaluation.
+    pub net: Option<std::sync::Arc<crate::nnue::Network>>,
+    /// Its nodes a move (`--versus-nodes`), so that a weaker evaluation can be
+    /// given the search to hold its own.
+    pub nodes: u64,
+}
+
+impl Versus {
+    /// As the file's header names it.
+    pub fn describe(&self) -> String {
+        match &self.net {
+            Some(net) => format!("versus net {:016x} at {} nodes", net.hash(), self.nodes),
+            None => format!("versus hce at {} nodes", self.nodes),
+        }
+    }
+}
+
+/// One side's search state: its thread's histories and its hash table. With
+/// `--versus` each evaluation has its own, so neither reads the other's scores.
+pub struct Searcher {
+    pub data: Vec<ThreadData>,
+    pub tt: TranspositionTable,
+}
+
+impl Searcher {
+    /// A searcher with a `hash_mb` table, or `None` if it cannot be allocated.
+    pub fn new(hash_mb: usize) -> Option<Searcher> {
+        Some(Searcher {
+            data: vec![ThreadData::new()],
+            tt: TranspositionTable::new(hash_mb)?,
+        })
+    }
+
+    /// Forget everything, as a new game must (a cleared table is a new one).
+    fn clear(&mut self) {
+        self.tt.clear(1);
+        for d in self.data.iter_mut() {
+            d.clear();
+        }
+    }
 }
 
 /// A game's result, from White's side.
@@ -228,17 +278,32 @@ pub struct Played {
     pub nodes: u64,
     /// Openings tried and replaced before this game's.
     pub replaced: usize,
+    /// With `--versus`, the colour the games' own evaluation played.
+    pub own: Option<Color>,
 }
 
-/// Play game `number`: find its opening, then play it out. `data` holds the one
-/// search thread's histories and `tt` its hash table, both cleared before each
-/// try (a cleared table is a new one: the games do not depend on reuse).
+/// The colour the games' own evaluation plays in game `number` with `--versus`.
+pub fn own_colour(number: u64) -> Color {
+    if number % 2 == 1 {
+        Color::White
+    } else {
+        Color::Black
+    }
+}
+
+/// Play game `number`: find its opening, then play it out. `own` searches for
+/// the games' evaluation and `other` for `--versus`'s (required with it), each
+/// cleared before each try, so the games do not depend on reuse.
 pub fn play<E: Engine>(
     setup: &Setup<E>,
     number: u64,
-    data: &mut Vec<ThreadData>,
-    tt: &mut TranspositionTable,
+    own: &mut Searcher,
+    mut other: Option<&mut Searcher>,
 ) -> Result<Played, String> {
+    let own_side = setup.versus.as_ref().map(|_| own_colour(number));
+    if own_side.is_some() && other.is_none() {
+        return Err("--versus needs a second searcher".to_string());
+    }
     let mut rng = Rng::for_game(setup.seed, number);
     let mut nodes = 0;
     for tries in 0..MAX_TRIES {
@@ -250,10 +315,15 @@ pub fn play<E: Engine>(
         if rules_end::<E>(&pos).is_some() {
             continue;
         }
-        match self_play(setup, pos, data, tt, &mut nodes)? {
+        let sides = Sides {
+            own: &mut *own,
+            other: other.as_deref_mut(),
+            own_side,
+        };
+        match self_play(setup, pos, sides, &mut nodes)? {
             Some((records, end, plies)) => {
                 let mut played = finish(number, &records, end, plies);
-                (played.nodes, played.replaced) = (nodes, tries);
+                (played.nodes, played.replaced, played.own) = (nodes, tries, own_side);
                 return Ok(played);
             }
             None => continue,
@@ -269,32 +339,51 @@ pub fn play<E: Engine>(
 /// position as a marlinformat record (its result still unset).
 type Record = (String, i32, marlin::Record);
 
+/// Who searches in one game: the games' own evaluation, and with `--versus`
+/// the other one and the colour the own one plays.
+struct Sides<'s> {
+    own: &'s mut Searcher,
+    other: Option<&'s mut Searcher>,
+    own_side: Option<Color>,
+}
+
 /// Play from `pos` to the end; `None` if the opening is lopsided (its first
 /// search scores beyond [`OPENING_LIMIT`]). Adds the nodes searched to `nodes`.
+/// Each position is labelled by the score of the side that searched it.
 fn self_play<E: Engine>(
     setup: &Setup<E>,
     mut pos: Position<E::Slider>,
-    data: &mut Vec<ThreadData>,
-    tt: &mut TranspositionTable,
+    sides: Sides,
     nodes: &mut u64,
 ) -> Result<Option<(Vec<Record>, End, usize)>, String> {
-    // Allocating a table per try cost a page fault per page touched, on the
-    // clock, and an opening is often tried twice (`docs/network.md`, datagen).
-    tt.clear(1);
-    let tt = &*tt;
-    for d in data.iter_mut() {
-        d.clear();
+    let Sides {
+        own,
+        mut other,
+        own_side,
+    } = sides;
+    // Cleared rather than allocated: a table per try cost a page fault per
+    // page touched, on the clock, and an opening is often tried twice
+    // (`docs/network.md`, datagen).
+    own.clear();
+    if let Some(o) = other.as_deref_mut() {
+        o.clear();
     }
     let limits = Limits {
         nodes: Some(setup.nodes),
         ..Limits::default()
     };
-    let settings = Settings {
+    let settings_for = |net: Option<std::sync::Arc<crate::nnue::Network>>| Settings {
         threads: 1,
         move_overhead: Duration::ZERO,
-        net: setup.net.clone(),
+        net,
         vector: setup.vector,
         ..Settings::default()
+    };
+    let settings = settings_for(setup.net.clone());
+    let other_settings = setup.versus.as_ref().map(|v| settings_for(v.net.clone()));
+    let other_limits = Limits {
+        nodes: setup.versus.as_ref().map(|v| v.nodes),
+        ..Limits::default()
     };
     let mut adjudicator = Adjudicator::default();
     let mut records = Vec::new();
@@ -311,14 +400,21 @@ fn self_play<E: Engine>(
         }
         let control = Control::default();
         let b = *pos.board();
+        // The side to move searches with its own evaluation and tables.
+        let theirs = own_side.is_some_and(|c| c != b.side_to_move());
+        let (settings, limits, searcher) =
+            match (theirs, other_settings.as_ref(), other.as_deref_mut()) {
+                (true, Some(s), Some(o)) => (s, &other_limits, o),
+                _ => (&settings, &limits, &mut *own),
+            };
         let r = search::search::<E>(
             &b,
             pos.keys(),
-            &limits,
-            &settings,
-            tt,
+            limits,
+            settings,
+            &searcher.tt,
             &control,
-            data,
+            &mut searcher.data,
             &|_| {},
         );
         *nodes += r.nodes;
@@ -410,6 +506,7 @@ fn finish(number: u64, records: &[Record], end: End, plies: usize) -> Played {
         end,
         nodes: 0,
         replaced: 0,
+        own: None,
     }
 }
 
