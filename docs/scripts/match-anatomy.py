@@ -70,6 +70,22 @@ def material(board, color):
     return sum(v * (len(board.pieces(p, color)) - len(board.pieces(p, not color))) for p, v in VALUES.items())
 
 
+def quiet_material(row):
+    """For a row of moves() with ENGINE to move in a quiet position after move 12 (not in
+    check, the last move no capture, the score within 3 pawns): ENGINE's material lead,
+    two pawns or more lumped (-2 to 2). None for any other row."""
+    mine, score, _, _, board, was_capture = row
+    if mine and board.fullmove_number >= 12 and abs(score) < 3:
+        if not board.is_check() and not was_capture:
+            return max(-2, min(2, material(board, board.turn)))
+    return None
+
+
+def material_label(ahead):
+    """How quiet_material's bucket reads."""
+    return {-2: "2+ down", 2: "2+ up", 0: "level"}.get(ahead, f"{abs(ahead)} {'up' if ahead > 0 else 'down'}")
+
+
 def main():
     if len(sys.argv) != 4 or "+" not in sys.argv[3]:
         sys.exit(__doc__)
@@ -109,11 +125,10 @@ def main():
                         by_kind[balance(b[4])].append((a[1], -b[1]))
             # Material where ENGINE is to move in a quiet position.
             points = {"wins": 1.0, "draws": 0.5, "losses": 0.0}[outcome]
-            for mine, score, _, _, board, was_capture in rows:
-                if mine and board.fullmove_number >= 12 and abs(score) < 3:
-                    if not board.is_check() and not was_capture:
-                        ahead = max(-2, min(2, material(board, board.turn)))
-                        by_material[ahead].append((score, points))
+            for row in rows:
+                ahead = quiet_material(row)
+                if ahead is not None:
+                    by_material[ahead].append((row[1], points))
             # The decisive point.
             if outcome == "draws":
                 continue
@@ -175,9 +190,8 @@ def main():
         print(f"material, quiet positions with {engine} to move ({total}):")
         for ahead in sorted(by_material):
             got = by_material[ahead]
-            label = {-2: "2+ down", 2: "2+ up", 0: "level"}.get(ahead, f"{abs(ahead)} {'up' if ahead > 0 else 'down'}")
             print(
-                f"  {label}: {len(got)} ({len(got) / total:.1%}), {engine}'s score"
+                f"  {material_label(ahead)}: {len(got)} ({len(got) / total:.1%}), {engine}'s score"
                 f" {st.mean(x for x, _ in got):+.3f}, its result {st.mean(y for _, y in got):.3f}"
             )
 

@@ -21,6 +21,7 @@ results in least squares, then prints:
 In self-play the bias is near zero by construction (each side steers away from what it
 overrates for the other); against another engine it shows the positions a net steers into
 that its opponent lets it have. Needs python-chess. It reads and judges nothing else."""
+import importlib
 import math
 import subprocess
 import sys
@@ -30,7 +31,7 @@ import chess
 import chess.pgn
 
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
-anatomy = __import__("importlib").import_module("match-anatomy")
+anatomy = importlib.import_module("match-anatomy")
 
 
 def positions(path, engine):
@@ -45,11 +46,10 @@ def positions(path, engine):
                 continue
             white = game.headers.get("White") == engine
             points = 0.5 if result == "1/2-1/2" else 1.0 if (result == "1-0") == white else 0.0
-            for mine, score, _, _, board, was_capture in anatomy.moves(game, engine):
-                if mine and board.fullmove_number >= 12 and abs(score) < 3:
-                    if not board.is_check() and not was_capture:
-                        ahead = max(-2, min(2, anatomy.material(board, board.turn)))
-                        out.append((ahead, score, points, board.fen()))
+            for row in anatomy.moves(game, engine):
+                ahead = anatomy.quiet_material(row)
+                if ahead is not None:
+                    out.append((ahead, row[1], points, row[4].fen()))
     return out
 
 
@@ -128,7 +128,7 @@ def main():
     print("material: positions, search score, " + ", ".join(names) + " (pawns), result")
     for ahead in sorted(by):
         idx = by[ahead]
-        label = {-2: "2+ down", 2: "2+ up", 0: "level"}.get(ahead, f"{abs(ahead)} {'up' if ahead > 0 else 'down'}")
+        label = anatomy.material_label(ahead)
         evals = ", ".join(f"{sum(columns[n][i] for i in idx) / len(idx) / 100:+.3f}" for n in names)
         print(
             f"  {label}: {len(idx)}, {sum(rows[i][1] for i in idx) / len(idx):+.3f}, {evals},"

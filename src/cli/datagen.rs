@@ -277,11 +277,10 @@ impl Tally {
         self.nodes += g.nodes;
         self.replaced += g.replaced as u64;
         if let Some(c) = g.own {
-            let white = c == crate::types::Color::White;
-            self.own[match g.end.result() {
+            let result = g.end.result();
+            self.own[match result {
                 GameResult::Draw => 1,
-                GameResult::WhiteWins if white => 0,
-                GameResult::BlackWins if !white => 0,
+                _ if result == GameResult::win(c) => 0,
                 _ => 2,
             }] += 1;
         }

@@ -88,8 +88,8 @@ impl Versus {
 /// One side's search state: its thread's histories and its hash table. With
 /// `--versus` each evaluation has its own, so neither reads the other's scores.
 pub struct Searcher {
-    pub data: Vec<ThreadData>,
-    pub tt: TranspositionTable,
+    data: Vec<ThreadData>,
+    tt: TranspositionTable,
 }
 
 impl Searcher {
@@ -147,7 +147,7 @@ impl GameResult {
     }
 
     /// The win for `side`.
-    fn win(side: Color) -> GameResult {
+    pub fn win(side: Color) -> GameResult {
         match side {
             Color::White => GameResult::WhiteWins,
             Color::Black => GameResult::BlackWins,
@@ -283,7 +283,7 @@ pub struct Played {
 }
 
 /// The colour the games' own evaluation plays in game `number` with `--versus`.
-pub fn own_colour(number: u64) -> Color {
+fn own_colour(number: u64) -> Color {
     if number % 2 == 1 {
         Color::White
     } else {
@@ -301,8 +301,8 @@ pub fn play<E: Engine>(
     mut other: Option<&mut Searcher>,
 ) -> Result<Played, String> {
     let own_side = setup.versus.as_ref().map(|_| own_colour(number));
-    if own_side.is_some() && other.is_none() {
-        return Err("--versus needs a second searcher".to_string());
+    if own_side.is_some() != other.is_some() {
+        return Err("a second searcher goes with --versus, and only with it".to_string());
     }
     let mut rng = Rng::for_game(setup.seed, number);
     let mut nodes = 0;
@@ -315,12 +315,8 @@ pub fn play<E: Engine>(
         if rules_end::<E>(&pos).is_some() {
             continue;
         }
-        let sides = Sides {
-            own: &mut *own,
-            other: other.as_deref_mut(),
-            own_side,
-        };
-        match self_play(setup, pos, sides, &mut nodes)? {
+        let opponent = setup.versus.as_deref().zip(other.as_deref_mut());
+        match self_play(setup, pos, own, opponent, own_side, &mut nodes)? {
             Some((records, end, plies)) => {
                 let mut played = finish(number, &records, end, plies);
                 (played.nodes, played.replaced, played.own) = (nodes, tries, own_side);
@@ -339,52 +335,59 @@ pub fn play<E: Engine>(
 /// position as a marlinformat record (its result still unset).
 type Record = (String, i32, marlin::Record);
 
-/// Who searches in one game: the games' own evaluation, and with `--versus`
-/// the other one and the colour the own one plays.
-struct Sides<'s> {
-    own: &'s mut Searcher,
-    other: Option<&'s mut Searcher>,
-    own_side: Option<Color>,
+/// One side of a game: the evaluation it searches with, its node limit and
+/// its search state.
+struct Side<'s> {
+    settings: Settings,
+    limits: Limits,
+    searcher: &'s mut Searcher,
+}
+
+impl<'s> Side<'s> {
+    /// A side evaluating with `net` (`None`: the hand-written evaluation) at
+    /// `nodes` a move, its searcher cleared rather than allocated: a table per
+    /// try cost a page fault per page touched, on the clock, and an opening is
+    /// often tried twice (`docs/network.md`, datagen).
+    fn new<E: Engine>(
+        setup: &Setup<E>,
+        net: Option<std::sync::Arc<crate::nnue::Network>>,
+        nodes: u64,
+        searcher: &'s mut Searcher,
+    ) -> Side<'s> {
+        searcher.clear();
+        Side {
+            settings: Settings {
+                threads: 1,
+                move_overhead: Duration::ZERO,
+                net,
+                vector: setup.vector,
+                ..Settings::default()
+            },
+            limits: Limits {
+                nodes: Some(nodes),
+                ..Limits::default()
+            },
+            searcher,
+        }
+    }
 }
 
 /// Play from `pos` to the end; `None` if the opening is lopsided (its first
 /// search scores beyond [`OPENING_LIMIT`]). Adds the nodes searched to `nodes`.
-/// Each position is labelled by the score of the side that searched it.
+/// With `opponent` (`--versus` and its searcher), the games' own evaluation
+/// plays `own_side` and the opponent the other colour. Each position is
+/// labelled by the score of the side that searched it.
 fn self_play<E: Engine>(
     setup: &Setup<E>,
     mut pos: Position<E::Slider>,
-    sides: Sides,
+    own: &mut Searcher,
+    opponent: Option<(&Versus, &mut Searcher)>,
+    own_side: Option<Color>,
     nodes: &mut u64,
 ) -> Result<Option<(Vec<Record>, End, usize)>, String> {
-    let Sides {
-        own,
-        mut other,
-        own_side,
-    } = sides;
-    // Cleared rather than allocated: a table per try cost a page fault per
-    // page touched, on the clock, and an opening is often tried twice
-    // (`docs/network.md`, datagen).
-    own.clear();
-    if let Some(o) = other.as_deref_mut() {
-        o.clear();
-    }
-    let limits = Limits {
-        nodes: Some(setup.nodes),
-        ..Limits::default()
-    };
-    let settings_for = |net: Option<std::sync::Arc<crate::nnue::Network>>| Settings {
-        threads: 1,
-        move_overhead: Duration::ZERO,
-        net,
-        vector: setup.vector,
-        ..Settings::default()
-    };
-    let settings = settings_for(setup.net.clone());
-    let other_settings = setup.versus.as_ref().map(|v| settings_for(v.net.clone()));
-    let other_limits = Limits {
-        nodes: setup.versus.as_ref().map(|v| v.nodes),
-        ..Limits::default()
-    };
+    let mut own = Side::new(setup, setup.net.clone(), setup.nodes, own);
+    let mut opponent =
+        opponent.map(|(v, searcher)| Side::new(setup, v.net.clone(), v.nodes, searcher));
     let mut adjudicator = Adjudicator::default();
     let mut records = Vec::new();
     let mut plies = 0;
@@ -401,20 +404,18 @@ fn self_play<E: Engine>(
         let control = Control::default();
         let b = *pos.board();
         // The side to move searches with its own evaluation and tables.
-        let theirs = own_side.is_some_and(|c| c != b.side_to_move());
-        let (settings, limits, searcher) =
-            match (theirs, other_settings.as_ref(), other.as_deref_mut()) {
-                (true, Some(s), Some(o)) => (s, &other_limits, o),
-                _ => (&settings, &limits, &mut *own),
-            };
+        let side = match opponent.as_mut() {
+            Some(o) if own_side != Some(b.side_to_move()) => o,
+            _ => &mut own,
+        };
         let r = search::search::<E>(
             &b,
             pos.keys(),
-            limits,
-            settings,
-            &searcher.tt,
+            &side.limits,
+            &side.settings,
+            &side.searcher.tt,
             &control,
-            &mut searcher.data,
+            &mut side.searcher.data,
             &|_| {},
         );
         *nodes += r.nodes;
