@@ -226,8 +226,9 @@ fn every_search_parameter_is_an_option_that_changes_the_search() {
     );
     assert_eq!(uci_bench(&mut e, DEPTH), plain);
     // Features off by default: their parameters are measured with them on.
-    const GATED: [(&str, &str); 5] = [
+    const GATED: [(&str, &str); 6] = [
         ("Razor", "Feature_Razoring"),
+        ("EvalDiff", "Feature_EvalDiffHistory"),
         ("DoubleExtension", "Feature_DoubleExtension"),
         ("HistoryPrune", "Feature_HistoryPruning"),
         ("LmrDeeper", "Feature_LmrResearchDepth"),

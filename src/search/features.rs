@@ -139,6 +139,18 @@ search_switches! {
     /// passed at +23.5 ± 13.2 Elo over 1,170 games at 2s+0.02s
     /// (docs/strength.md).
     piece_correction: "PieceCorrection" = true;
+    /// The quiet move that led to a node judged by how the static evaluation
+    /// moved across it: the mover's butterfly entry rewarded when this node's
+    /// evaluation (from the other side) is below the one before the move, and
+    /// punished when above (Stockfish's static-evaluation difference for quiet
+    /// move ordering). Off by default until its row is finished
+    /// (docs/strength.md).
+    eval_diff_history: "EvalDiffHistory" = false;
+    /// The correction history also keyed by the last two moves' pieces and
+    /// target squares, its entry summed with the others (Stockfish's
+    /// continuation correction history). Off by default until its row is
+    /// finished (docs/strength.md).
+    cont_correction: "ContCorrection" = false;
     /// The static evaluation scaled by `(200 - halfmove clock) / 200`, so a
     /// lead that makes no progress fades toward the fifty-move draw. Off by
     /// default until its row is finished (docs/strength.md).

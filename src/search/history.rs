@@ -63,14 +63,32 @@ pub struct Histories {
     /// ([`non_pawn_key`]): the same correction, for the rest of the structure.
     /// Read only with the `PieceCorrection` switch.
     pub piece_correction: [[[i16; CORRECTION_SIZE]; 2]; 2],
+    /// By the (piece, square) of the move two plies back, then of the move one
+    /// ply back ([`cont_correction_index`]): the same correction, for what the
+    /// last two moves did (the piece that moved says the side). Read only with
+    /// the `ContCorrection` switch.
+    pub cont_correction: [[i16; PIECE_SQUARES]; PIECE_SQUARES],
 }
 
-/// The keys of a position that the correction history reads: its pawn key, and
-/// with the `PieceCorrection` switch each colour's [`non_pawn_key`].
+/// (piece, square) pairs: the continuation correction's index along each axis.
+pub const PIECE_SQUARES: usize = 12 * 64;
+
+/// The continuation correction's entry for the moves two plies and one ply
+/// back, each as (piece index, target square).
+#[inline(always)]
+pub fn cont_correction_index(two_back: (usize, usize), one_back: (usize, usize)) -> [usize; 2] {
+    [two_back.0 * 64 + two_back.1, one_back.0 * 64 + one_back.1]
+}
+
+/// The keys of a position that the correction history reads: its pawn key,
+/// with the `PieceCorrection` switch each colour's [`non_pawn_key`], and with
+/// the `ContCorrection` switch the last two moves ([`cont_correction_index`];
+/// `None` after a null move or near the root).
 #[derive(Clone, Copy, Debug)]
 pub struct CorrectionKeys {
     pub pawns: u64,
     pub pieces: Option<[u64; 2]>,
+    pub moves: Option<[usize; 2]>,
 }
 
 /// A hash of where one colour's pieces other than pawns stand, from their
@@ -101,7 +119,7 @@ const CORRECTION_GRAIN: i32 = 16;
 pub const CORRECTION_MAX: i32 = 128;
 
 impl Histories {
-    /// Zeroed histories on the heap (about 1.4 MB), zeroed by the allocator.
+    /// Zeroed histories on the heap (about 2.6 MB), zeroed by the allocator.
     pub fn new_boxed() -> Box<Histories> {
         let layout = Layout::new::<Histories>();
         // SAFETY: the layout is non-zero-sized. All-zero bytes are a valid
@@ -149,6 +167,9 @@ impl Histories {
                 sum += self.piece_correction[s][c][*key as usize % CORRECTION_SIZE] as i32;
             }
         }
+        if let Some([a, b]) = keys.moves {
+            sum += self.cont_correction[a % PIECE_SQUARES][b % PIECE_SQUARES] as i32;
+        }
         let limit = CORRECTION_MAX * CORRECTION_GRAIN;
         sum.clamp(-limit, limit)
     }
@@ -174,6 +195,9 @@ impl Histories {
             for (c, key) in pieces.iter().enumerate() {
                 nudge(&mut self.piece_correction[s][c][*key as usize % CORRECTION_SIZE]);
             }
+        }
+        if let Some([a, b]) = keys.moves {
+            nudge(&mut self.cont_correction[a % PIECE_SQUARES][b % PIECE_SQUARES]);
         }
     }
 
@@ -209,6 +233,7 @@ mod tests {
         let key = CorrectionKeys {
             pawns: 0x1234_5678_9abc_def0,
             pieces: None,
+            moves: None,
         };
         assert_eq!(h.correction(Color::White, key), 0);
         for _ in 0..2_000 {
@@ -241,6 +266,7 @@ mod tests {
                 non_pawn_key(k, 0, 0, 0, 16),
                 non_pawn_key(0, 0, 0, 0, 1 << 60),
             ]),
+            moves: None,
         };
         let (a, b) = (keys(1 << 1), keys(1 << 6));
         assert_ne!(a.pieces, b.pieces);
@@ -277,6 +303,43 @@ mod tests {
         let entries = h.correction.iter().flatten();
         let pieces = h.piece_correction.iter().flatten().flatten();
         assert!(entries.chain(pieces).all(|e| (-limit..=limit).contains(e)));
+    }
+
+    #[test]
+    fn move_keys_learn_what_the_position_keys_cannot() {
+        // One position reached by two move orders, whose searches find the
+        // evaluation off in opposite directions: the last two moves tell them
+        // apart where the pawn and piece keys cannot.
+        let mut h = Histories::new_boxed();
+        let keys = |moves| CorrectionKeys {
+            pawns: 0x00FF_0000_0000_FF00,
+            pieces: Some([
+                non_pawn_key(2, 4, 8, 16, 32),
+                non_pawn_key(0, 0, 1 << 63, 0, 1 << 60),
+            ]),
+            moves: Some(moves),
+        };
+        let a = keys(cont_correction_index((1, 21), (7, 45)));
+        let b = keys(cont_correction_index((4, 2), (9, 58)));
+        for _ in 0..2_000 {
+            h.update_correction(Color::White, a, 60, 12);
+            h.update_correction(Color::White, b, -20, 12);
+        }
+        let (ca, cb) = (h.correction(Color::White, a), h.correction(Color::White, b));
+        assert!((57..=60).contains(&ca), "{ca}");
+        assert!((-20..=-17).contains(&cb), "{cb}");
+        // Without the move keys the two are one position, split down the middle.
+        let mut p = Histories::new_boxed();
+        let same = |k: CorrectionKeys| CorrectionKeys { moves: None, ..k };
+        for _ in 0..2_000 {
+            p.update_correction(Color::White, same(a), 60, 12);
+            p.update_correction(Color::White, same(b), -20, 12);
+        }
+        let shared = p.correction(Color::White, same(a));
+        assert!((0..=40).contains(&shared), "{shared}");
+        // The index stays inside the table for every piece and square.
+        let last = cont_correction_index((11, 63), (11, 63));
+        assert!(last.iter().all(|&i| i < PIECE_SQUARES));
     }
 
     #[test]

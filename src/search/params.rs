@@ -160,6 +160,10 @@ search_params! {
     lmr_deeper_margin: "LmrDeeperMargin" = 40, 10..=120, step 5;
     /// Late move reductions: a reduced search that beats the best score by less than this is searched again a ply shallower (`Feature_LmrResearchDepth`).
     lmr_shallower_margin: "LmrShallowerMargin" = 10, 0..=40, step 2;
+    /// The eval-difference bonus (`Feature_EvalDiffHistory`): the previous quiet move's butterfly entry moves by this many units per centipawn the static evaluation fell for the side that played it.
+    eval_diff_scale: "EvalDiffScale" = 24, 4..=64, step 4;
+    /// The eval-difference bonus: its bound either way (the history's own bound is 16384).
+    eval_diff_max: "EvalDiffMax" = 2000, 500..=4000, step 200;
     /// Delta pruning in quiescence (Gk): a capture is skipped when the static evaluation plus this margin plus the captured piece cannot reach alpha.
     delta_margin: "DeltaMargin" = 180, 50..=400, step 15;
     /// Time: below this many increments on the clock (or four move overheads, where that is more), a move's share of the clock shrinks in proportion, and the clock settles about half as many increments above the overhead (src/search/time.rs).

@@ -5,7 +5,7 @@ use super::{Evals, Worker};
 use crate::paths::Engine;
 use crate::search::history;
 use crate::search::movepick::{captured_kind, is_noisy};
-use crate::search::score::MATE_IN_MAX;
+use crate::search::score::{MATE_IN_MAX, VALUE_NONE};
 use crate::search::tt::Bound;
 use crate::types::*;
 
@@ -96,6 +96,30 @@ impl<E: Engine> Worker<'_, E> {
         self.update_quiet_of(ply - 1, them, prev.mv, piece, bonus / 2, bonus);
     }
 
+    /// With `eval_diff_history`, the quiet move that led to `ply` judged by
+    /// how the static evaluation moved across it (Stockfish's bonus from the
+    /// evaluation's difference): `static_eval` is this node's, from the side to
+    /// move, so the sum with the parent's is how much the move lost for its
+    /// player; the loss is punished and a gain rewarded in the mover's
+    /// butterfly entry. A move the parent searched in check, a capture, a
+    /// promotion or a null move teaches nothing here.
+    pub(super) fn reward_eval_diff(&mut self, ply: usize, static_eval: i32) {
+        let prev = *self.stack.before(ply, 1);
+        if prev.moved().is_none() || prev.noisy || prev.static_eval == VALUE_NONE {
+            return;
+        }
+        let p = &self.params;
+        let bonus = (-p.eval_diff_scale * (prev.static_eval + static_eval))
+            .clamp(-p.eval_diff_max, p.eval_diff_max);
+        let them = self.board.side_to_move().flip();
+        let threat = history::threat_index(prev.mv, prev.threats);
+        let (from, to) = (prev.mv.from().index(), prev.mv.to().index());
+        history::update(
+            &mut self.data.histories.butterfly[them.index()][threat][from][to],
+            bonus,
+        );
+    }
+
     fn update_capture(&mut self, m: Move, bonus: i32) {
         let Some(piece) = self.board.piece_on(m.from()) else {
             return;
@@ -119,6 +143,7 @@ impl<E: Engine> Worker<'_, E> {
         evals: Evals,
         best_move: Move,
         depth: i32,
+        ply: usize,
     ) {
         let informative = match bound {
             Bound::Lower => best_score > evals.corrected,
@@ -130,7 +155,7 @@ impl<E: Engine> Worker<'_, E> {
             && best_score.abs() < MATE_IN_MAX
             && (best_move.is_null() || !is_noisy(&self.board, best_move))
         {
-            let (side, keys) = (self.board.side_to_move(), self.correction_keys());
+            let (side, keys) = (self.board.side_to_move(), self.correction_keys(ply));
             self.data
                 .histories
                 .update_correction(side, keys, best_score - evals.raw, depth);

@@ -138,7 +138,7 @@ impl<E: Engine> Worker<'_, E> {
         let evals = if in_check {
             Evals::NONE
         } else {
-            let e = self.evals(tt_hit);
+            let e = self.evals(tt_hit, ply);
             if tt_hit.is_none() && excluded.is_null() {
                 self.shared.tt.store(
                     key,
@@ -156,6 +156,9 @@ impl<E: Engine> Worker<'_, E> {
         let static_eval = evals.corrected;
         self.stack.at_mut(ply).static_eval = static_eval;
         let improving = !in_check && self.improving(ply, static_eval);
+        if self.features.eval_diff_history && !in_check && excluded.is_null() {
+            self.reward_eval_diff(ply, static_eval);
+        }
         self.stack.after_mut(ply, 2).killers = [Move::NULL; 2];
         self.stack.after_mut(ply, 2).cutoffs = 0;
         if root {
@@ -518,7 +521,7 @@ impl<E: Engine> Worker<'_, E> {
                 key, best_move, best_score, evals.raw, node.depth, bound, tt_pv, ply,
             );
             if !in_check {
-                self.update_correction(best_score, bound, evals, best_move, node.depth);
+                self.update_correction(best_score, bound, evals, best_move, node.depth, ply);
             }
         }
         best_score

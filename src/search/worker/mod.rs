@@ -277,12 +277,12 @@ impl<'a, E: Engine> Worker<'a, E> {
     /// searches found for this pawn structure, then replaced by the hash score
     /// where its bound says the score is better.
     #[inline]
-    fn evals(&mut self, tt_hit: Option<TtHit>) -> Evals {
+    fn evals(&mut self, tt_hit: Option<TtHit>, ply: usize) -> Evals {
         let raw = match tt_hit {
             Some(h) if h.eval != VALUE_NONE => h.eval,
             _ => self.eval(),
         };
-        let corrected = self.corrected(raw);
+        let corrected = self.corrected(raw, ply);
         let best = match tt_hit {
             Some(h) if h.cuts(corrected, corrected) => h.score,
             _ => corrected,
@@ -297,19 +297,23 @@ impl<'a, E: Engine> Worker<'a, E> {
     /// The static evaluation `raw` with the correction history's entry for this
     /// side to move and pawn structure added, kept clear of the mate scores.
     #[inline(always)]
-    fn corrected(&self, raw: i32) -> i32 {
+    fn corrected(&self, raw: i32, ply: usize) -> i32 {
         if !self.features.corr_history {
             return raw;
         }
         let side = self.board.side_to_move();
-        let c = self.data.histories.correction(side, self.correction_keys());
+        let c = self
+            .data
+            .histories
+            .correction(side, self.correction_keys(ply));
         (raw + c).clamp(-MATE_IN_MAX + 1, MATE_IN_MAX - 1)
     }
 
-    /// The keys the correction history reads here: the pawn key, and with
-    /// `PieceCorrection` a hash of each colour's other pieces.
+    /// The keys the correction history reads at `ply`: the pawn key, with
+    /// `PieceCorrection` a hash of each colour's other pieces, and with
+    /// `ContCorrection` the two moves that led here.
     #[inline(always)]
-    fn correction_keys(&self) -> CorrectionKeys {
+    fn correction_keys(&self, ply: usize) -> CorrectionKeys {
         let b = &self.board;
         let pieces = self.features.piece_correction.then(|| {
             let kind = |k| b.kind_bb(k);
@@ -324,9 +328,18 @@ impl<'a, E: Engine> Worker<'a, E> {
                 )
             })
         });
+        let moves = if self.features.cont_correction {
+            let (two, one) = (self.stack.before(ply, 2), self.stack.before(ply, 1));
+            two.moved()
+                .zip(one.moved())
+                .map(|(a, b)| history::cont_correction_index(a, b))
+        } else {
+            None
+        };
         CorrectionKeys {
             pawns: b.pawn_key(),
             pieces,
+            moves,
         }
     }
 

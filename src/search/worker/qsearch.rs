@@ -172,7 +172,7 @@ impl<E: Engine> Worker<'_, E> {
         pv: bool,
         ply: usize,
     ) -> ControlFlow<i32, Evals> {
-        let evals = self.evals(tt_hit);
+        let evals = self.evals(tt_hit, ply);
         let stand = evals.best;
         if stand >= beta {
             if tt_hit.is_none() {
