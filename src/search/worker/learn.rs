@@ -105,19 +105,18 @@ impl<E: Engine> Worker<'_, E> {
     /// promotion or a null move teaches nothing here.
     pub(super) fn reward_eval_diff(&mut self, ply: usize, static_eval: i32) {
         let prev = *self.stack.before(ply, 1);
-        if prev.moved().is_none() || prev.noisy || prev.static_eval == VALUE_NONE {
+        let Some((piece, _)) = prev.moved() else {
+            return; // a null move
+        };
+        if prev.noisy || prev.static_eval == VALUE_NONE {
             return;
         }
         let p = &self.params;
         let bonus = (-p.eval_diff_scale * (prev.static_eval + static_eval))
             .clamp(-p.eval_diff_max, p.eval_diff_max);
         let them = self.board.side_to_move().flip();
-        let threat = history::threat_index(prev.mv, prev.threats);
-        let (from, to) = (prev.mv.from().index(), prev.mv.to().index());
-        history::update(
-            &mut self.data.histories.butterfly[them.index()][threat][from][to],
-            bonus,
-        );
+        // The butterfly entry alone: the continuation histories get nothing.
+        self.update_quiet_of(ply - 1, them, prev.mv, piece, bonus, 0);
     }
 
     fn update_capture(&mut self, m: Move, bonus: i32) {
